@@ -1,0 +1,189 @@
+"""The ``ginrummy`` command line.
+
+Every command prints errors to stderr with a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from . import record as rec
+from .cards import format_cards, mask_of, parse_cards, sort_by_rank
+from .engine.hand import HandState
+from .errors import GinRummyError
+from .melds import Arrangement, arrange_mask, best_discard_mask, deadwood_mask
+from .playout import random_game
+from .rules import Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _friendly(func: F) -> F:
+    """Turn our errors into a message on stderr and exit status 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GinRummyError as exc:
+            click.echo(f"error: {exc.message}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _preset_option(func: F) -> F:
+    return click.option(
+        "--preset",
+        default="tournament",
+        show_default=True,
+        metavar="NAME",
+        help="Rules preset: tournament, classic, app or parlor.",
+    )(func)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ginrummy")
+def main() -> None:
+    """Gin Rummy: analyse hands, show rules, replay and play games.
+
+    Cards are written rank then suit: As 7h Td Kc (10h and suit symbols such as 7♥ are
+    accepted too).
+    """
+
+
+def _arrangement_lines(arr: Arrangement) -> list[str]:
+    lines = [f"  meld     {format_cards(m)}" for m in arr.melds]
+    dead = format_cards(arr.deadwood) if arr.deadwood else "(none)"
+    lines.append(f"  deadwood {dead}  = {arr.deadwood_points}")
+    return lines
+
+
+@main.command()
+@click.argument("cards", nargs=-1, required=True)
+@_preset_option
+@_friendly
+def analyze(cards: tuple[str, ...], preset: str) -> None:
+    """Show the deadwood-minimal arrangement of 0-11 CARDS.
+
+    For eleven cards also the best discard and whether the hand can knock, go gin or has
+    Big Gin. Example: ginrummy analyze "As 2s 3s 7h 7d 7c Kd Qd Jd 5c"
+    """
+    rules = Rules.preset(preset)
+    hand = parse_cards(" ".join(cards))
+    if len(hand) > 11:
+        raise GinRummyError(f"{len(hand)} cards given; a hand holds at most 11", "card/parse")
+    mask = mask_of(hand)
+    arr = arrange_mask(mask)
+    click.echo(f"hand ({len(hand)} cards): {format_cards(sort_by_rank(hand))}")
+    click.echo("\n".join(_arrangement_lines(arr)))
+    if len(hand) == 11:
+        dw, card = best_discard_mask(mask)
+        kept = arrange_mask(mask & ~(1 << card))
+        click.echo(f"best discard: {format_cards([card])}, leaving {dw} deadwood:")
+        click.echo("\n".join(_arrangement_lines(kept)))
+        if rules.big_gin and deadwood_mask(mask) == 0:
+            verdict = f"Big Gin: all eleven cards melded (bonus {rules.big_gin_bonus})"
+        elif dw == 0:
+            verdict = f"gin: discard {format_cards([card])} and go gin"
+        elif dw <= rules.knock_limit:
+            verdict = f"can knock: {dw} deadwood, limit {rules.knock_limit}"
+        else:
+            verdict = f"cannot knock: {dw} deadwood is over the limit of {rules.knock_limit}"
+        click.echo(verdict)
+
+
+@main.command(name="rules")
+@click.argument("preset", required=False, default="tournament")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+@click.option("--all", "show_all", is_flag=True, help="Print every preset.")
+@_friendly
+def rules_command(preset: str, as_json: bool, show_all: bool) -> None:
+    """Print a ruleset: PRESET is tournament (default), classic, app or parlor."""
+    names = Rules.PRESET_NAMES if show_all else (preset,)
+    chosen = [Rules.preset(n) for n in names]
+    if as_json:
+        data: Any = [r.to_dict() for r in chosen] if show_all else chosen[0].to_dict()
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo("\n\n".join(r.describe() for r in chosen))
+
+
+def _hand_lines(hand: HandState, number: int, verbose: bool) -> list[str]:
+    out = [f"hand {number}: dealer seat {hand.dealer}, upcard {hand.upcard}"]
+    if verbose:
+        for e in hand.history:
+            drawn = f" ({e.card})" if e.card is not None else ""
+            out.append(f"  seat {e.seat}: {e.action}{drawn}")
+    else:
+        out.append(f"  {hand.action_count} actions")
+    r = hand.result
+    if r is None:
+        out.append("  (in progress)")
+        return out
+    for seat in (0, 1):
+        role = ""
+        if r.knocker is not None:
+            role = " (knocker)" if seat == r.knocker else " (defender)"
+        out.append(f"  seat {seat}{role}:")
+        out.extend("  " + line for line in _arrangement_lines(r.arrangements[seat]))
+    if r.layoffs:
+        laid = ", ".join(
+            f"{lo.card} on {format_cards(r.arrangements[r.knocker or 0].melds[lo.meld])}"
+            for lo in r.layoffs
+        )
+        out.append(f"  laid off: {laid}")
+    out.append(f"  {r.explain()}")
+    return out
+
+
+@main.command()
+@click.argument("record_file", metavar="RECORD.json", type=click.Path(dir_okay=False))
+@click.option("--actions/--no-actions", default=False, help="List every action.")
+@_friendly
+def replay(record_file: str, actions: bool) -> None:
+    """Verify a game record and print the game hand by hand."""
+    record = rec.load(record_file)
+    game = rec.replay(record)
+    click.echo(f"rules: {record.rules.name}; first dealer seat {record.first_dealer}")
+    points = [0, 0]
+    for number, hand in enumerate(game.finished_hands, start=1):
+        click.echo("\n".join(_hand_lines(hand, number, actions)))
+        r = hand.result
+        if r is not None and r.winner is not None:
+            points[r.winner] += r.points
+        click.echo(f"  score: seat 0 {points[0]}, seat 1 {points[1]}")
+    if game.hand is not None and not game.hand.is_over:
+        click.echo("\n".join(_hand_lines(game.hand, game.hand_number, actions)))
+    if game.outcome is not None:
+        click.echo("game over:")
+        for line in game.outcome.explain():
+            click.echo(f"  {line}")
+
+
+@main.command()
+@click.option("--seed", default="1", show_default=True, help="Seed for the deals and the moves.")
+@_preset_option
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the record here.")
+@_friendly
+def selfplay(seed: str, preset: str, out_file: str | None) -> None:
+    """Play one game by random legal actions (for testing) and print or save its record."""
+    game = random_game(Rules.preset(preset), seed)
+    text = rec.dumps(rec.record_of(game))
+    if out_file:
+        with open(out_file, "w", encoding="utf-8") as f:
+            f.write(text)
+        assert game.outcome is not None
+        click.echo(f"{game.hand_number} hands; " + "; ".join(game.outcome.explain()))
+    else:
+        click.echo(text, nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

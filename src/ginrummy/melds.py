@@ -1,0 +1,527 @@
+"""Melds, deadwood-minimal arrangements, best discards and lay-offs. Pure functions.
+
+How it is fast
+--------------
+Every arrangement is a choice of *sets* (per rank: none, one of the 3-card subsets, or all
+four) plus *runs* inside each suit. Once the sets are chosen, the best use of what is left in
+a suit is fixed: a maximal block of three or more consecutive ranks is one run, anything in a
+shorter block is deadwood. So a table over the 8,192 patterns of one suit (``RUN_DEADWOOD``)
+gives the deadwood of the rest with four lookups, and only ranks held three or four times need
+enumerating. Most hands hold none, and cost four lookups.
+
+The best discard of eleven cards uses a second table, ``_GAIN_KEY``: for each suit pattern, the
+most deadwood that removing one of its cards can save. For a fixed choice of sets, the best
+discard saves ``max`` of that over the four suits; so the best discard is found without
+evaluating eleven ten-card hands.
+
+The functions named ``*_mask`` take and return raw 52-bit masks (see :mod:`ginrummy.cards`)
+and are the fast path used by the engine, the AI and the benchmarks. The others take cards.
+
+>>> a = arrange(parse_cards("As 2s 3s 7h 7d 7c Kd Qd Jd 5c"))
+>>> [format_cards(m) for m in a.melds], format_cards(a.deadwood), a.deadwood_points
+(['As 2s 3s', '7h 7d 7c', 'Jd Qd Kd'], '5c', 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Final
+
+from .cards import DECK, POINTS, Card, cards_of, format_cards, mask_of, parse_cards
+
+__all__ = [
+    "RUN_DEADWOOD",
+    "Arrangement",
+    "LayOff",
+    "LayOffResult",
+    "all_min_arrangements",
+    "arrange",
+    "arrange_mask",
+    "best_discard",
+    "best_discard_mask",
+    "deadwood_after_discards_mask",
+    "deadwood_mask",
+    "deadwood_points",
+    "format_cards",
+    "is_meld",
+    "lay_off",
+    "lay_off_mask",
+    "parse_cards",
+    "settle_knock_mask",
+]
+
+_SUIT: Final = 0x1FFF
+_NEG: Final = -(1 << 20)
+
+
+def _suit_pattern_tables() -> tuple[list[int], list[int], list[int]]:
+    """Per 13-bit suit pattern: runs-only deadwood, melded ranks, best-removal key."""
+    deadwood = [0] * 8192
+    melded = [0] * 8192
+    for p in range(8192):
+        dw = 0
+        mel = 0
+        r = 0
+        while r < 13:
+            if p >> r & 1:
+                start = r
+                while r < 13 and p >> r & 1:
+                    r += 1
+                if r - start >= 3:
+                    mel |= ((1 << (r - start)) - 1) << start
+                else:
+                    dw += sum(POINTS[k] for k in range(start, r))
+            else:
+                r += 1
+        deadwood[p] = dw
+        melded[p] = mel
+    gain_key = [_NEG] * 8192
+    for p in range(1, 8192):
+        best = _NEG
+        for r in range(13):
+            if p >> r & 1:
+                key = (deadwood[p] - deadwood[p ^ (1 << r)]) * 16 + r
+                if key > best:
+                    best = key
+        gain_key[p] = best
+    return deadwood, melded, gain_key
+
+
+RUN_DEADWOOD, _RUN_MELDED, _GAIN_KEY = _suit_pattern_tables()
+"""``RUN_DEADWOOD[p]``: deadwood points of suit pattern ``p`` (bit r = rank r) using runs only."""
+
+_RD = RUN_DEADWOOD
+
+
+def _set_options() -> list[list[tuple[int, ...]]]:
+    """``[rank][presence]``: the set choices (as card masks, 0 = no set) for that rank."""
+    table: list[list[tuple[int, ...]]] = []
+    for r in range(13):
+        row: list[tuple[int, ...]] = []
+        for presence in range(16):
+            suits = [s for s in range(4) if presence >> s & 1]
+            bits = [1 << (s * 13 + r) for s in suits]
+            opts = [0]
+            if len(bits) == 3:
+                opts.append(bits[0] | bits[1] | bits[2])
+            elif len(bits) == 4:
+                opts.append(bits[0] | bits[1] | bits[2] | bits[3])
+                for skip in range(4):
+                    opts.append(sum(b for i, b in enumerate(bits) if i != skip))
+            row.append(tuple(opts))
+        table.append(row)
+    return table
+
+
+_SET_OPTIONS: Final = _set_options()
+
+
+def _set_choices(m: int, trip: int) -> list[int]:
+    """All choices of sets (each a card mask of the set cards) for ranks in ``trip``."""
+    per_rank: list[tuple[int, ...]] = []
+    while trip:
+        low = trip & -trip
+        r = low.bit_length() - 1
+        trip ^= low
+        presence = (m >> r & 1) | (m >> (r + 12) & 2) | (m >> (r + 24) & 4) | (m >> (r + 36) & 8)
+        per_rank.append(_SET_OPTIONS[r][presence])
+    if len(per_rank) == 1:
+        return list(per_rank[0])
+    return [sum(combo) for combo in product(*per_rank)]
+
+
+def _trips(m: int) -> int:
+    a = m & _SUIT
+    b = (m >> 13) & _SUIT
+    c = (m >> 26) & _SUIT
+    d = m >> 39
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def deadwood_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> int:
+    """Minimal deadwood points of the cards in mask ``m`` (any number of cards).
+
+    >>> deadwood_mask(mask_of(parse_cards("7s 7h 7d 7c 5h 6h")))
+    0
+    """
+    # The hot path: literals and a default-argument table are measurably faster than globals.
+    a = m & 8191
+    b = (m >> 13) & 8191
+    c = (m >> 26) & 8191
+    d = m >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return _deadwood_with_sets(m)
+    return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+
+
+def _deadwood_with_sets(m: int) -> int:
+    best = 1 << 30
+    for used in _set_choices(m, _trips(m)):
+        rest = m & ~used
+        v = (
+            _RD[rest & _SUIT]
+            + _RD[(rest >> 13) & _SUIT]
+            + _RD[(rest >> 26) & _SUIT]
+            + _RD[rest >> 39]
+        )
+        if v < best:
+            best = v
+    return best
+
+
+def _best_removal(rest: int, _gk: list[int] = _GAIN_KEY) -> int:
+    """``key * 4 + suit`` where key is ``gain * 16 + rank`` of the best card to remove
+    (largest gain, then higher rank, then the first suit)."""
+    k0 = _gk[rest & 8191]
+    k1 = _gk[(rest >> 13) & 8191]
+    k2 = _gk[(rest >> 26) & 8191]
+    k3 = _gk[rest >> 39]
+    best, suit = k0, 0
+    if k1 > best:
+        best, suit = k1, 1
+    if k2 > best:
+        best, suit = k2, 2
+    if k3 > best:
+        best, suit = k3, 3
+    return best * 4 + suit
+
+
+def best_discard_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> tuple[int, int]:
+    """``(deadwood, card)``: the least deadwood of the cards of ``m`` after one discard,
+    and a discard that reaches it (of the equal ones: the highest rank, then spades first).
+
+    ``m`` must hold at least one card; it is normally an eleven-card hand.
+    """
+    a = m & 8191
+    b = (m >> 13) & 8191
+    c = (m >> 26) & 8191
+    d = m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if not trip:
+        key = _best_removal(m)
+        suit = key & 3
+        key >>= 2
+        return _rd[a] + _rd[b] + _rd[c] + _rd[d] - (key >> 4), suit * 13 + (key & 15)
+    best = 1 << 30
+    best_card = -1
+    for used in _set_choices(m, trip):
+        rest = m & ~used
+        if not rest:
+            continue
+        key = _best_removal(rest)
+        suit = key & 3
+        key >>= 2
+        v = (
+            _RD[rest & _SUIT]
+            + _RD[(rest >> 13) & _SUIT]
+            + _RD[(rest >> 26) & _SUIT]
+            + _RD[rest >> 39]
+            - (key >> 4)
+        )
+        if v < best:
+            best = v
+            best_card = suit * 13 + (key & 15)
+    if best_card < 0:
+        raise ValueError("best_discard needs at least one card")
+    return best, best_card
+
+
+def deadwood_after_discards_mask(m: int) -> dict[int, int]:
+    """For each card of ``m``: the minimal deadwood of the other cards (card -> points)."""
+    out: dict[int, int] = {}
+    if not _trips(m):
+        a = m & _SUIT
+        b = (m >> 13) & _SUIT
+        c = (m >> 26) & _SUIT
+        d = m >> 39
+        pats = (a, b, c, d)
+        total = _RD[a] + _RD[b] + _RD[c] + _RD[d]
+        rest = m
+        while rest:
+            low = rest & -rest
+            card = low.bit_length() - 1
+            rest ^= low
+            p = pats[card // 13]
+            out[card] = total - _RD[p] + _RD[p ^ (1 << (card % 13))]
+        return out
+    rest = m
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        out[low.bit_length() - 1] = deadwood_mask(m ^ low)
+    return out
+
+
+# --- arrangements ---------------------------------------------------------------------------
+
+
+def _meld_key(meld: int) -> tuple[int, int]:
+    low = (meld & -meld).bit_length() - 1
+    return (low % 13, low // 13)
+
+
+def _run_masks(rest: int) -> list[int]:
+    """The maximal runs (as card masks) in ``rest``, one per block of 3+ in a suit."""
+    runs: list[int] = []
+    for s in range(4):
+        mel = _RUN_MELDED[(rest >> (13 * s)) & _SUIT]
+        while mel:
+            low = mel & -mel
+            block = mel + low  # clears the lowest block of ones...
+            block = (block & -block) - low  # ...this is exactly that block
+            runs.append(block << (13 * s))
+            mel &= ~block
+    return runs
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A hand split into melds and deadwood.
+
+    ``melds`` is a tuple of melds, each a tuple of cards (sets by suit, runs by rank), ordered
+    by lowest rank; ``deadwood`` the unmelded cards in rank order; ``deadwood_points`` their sum.
+    """
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    meld_masks: tuple[int, ...] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_melds(cls, hand: int, meld_masks: Iterable[int]) -> Arrangement:
+        """Build the arrangement of ``hand`` that uses exactly these melds."""
+        masks = tuple(sorted(meld_masks, key=_meld_key))
+        used = 0
+        for mm in masks:
+            used |= mm
+        dead = sorted(cards_of(hand & ~used), key=lambda c: (c % 13, c // 13))
+        melds = tuple(tuple(sorted(cards_of(mm), key=lambda c: (c % 13, c // 13))) for mm in masks)
+        return cls(melds, tuple(dead), sum(POINTS[c % 13] for c in dead), masks)
+
+    def __str__(self) -> str:
+        parts = ["[" + format_cards(m) + "]" for m in self.melds]
+        if self.deadwood:
+            parts.append(format_cards(self.deadwood))
+        text = " ".join(parts) if parts else "(no cards)"
+        return f"{text}  deadwood {self.deadwood_points}"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able form."""
+        return {
+            "melds": [[str(c) for c in m] for m in self.melds],
+            "deadwood": [str(c) for c in self.deadwood],
+            "deadwood_points": self.deadwood_points,
+        }
+
+
+def _arrangements(m: int, only_min: bool) -> list[Arrangement]:
+    trip = _trips(m)
+    choices = _set_choices(m, trip) if trip else [0]
+    scored: list[tuple[int, int]] = []
+    for used in choices:
+        rest = m & ~used
+        v = (
+            _RD[rest & _SUIT]
+            + _RD[(rest >> 13) & _SUIT]
+            + _RD[(rest >> 26) & _SUIT]
+            + _RD[rest >> 39]
+        )
+        scored.append((v, used))
+    best = min(v for v, _ in scored)
+    out: list[Arrangement] = []
+    for v, used in scored:
+        if only_min and v != best:
+            continue
+        sets: list[int] = []
+        u = used
+        for r in range(13):
+            rank_bits = u & (1 | 1 << 13 | 1 << 26 | 1 << 39) << r
+            if rank_bits:
+                sets.append(rank_bits)
+        out.append(Arrangement.from_melds(m, sets + _run_masks(m & ~used)))
+    return out
+
+
+def arrange_mask(m: int) -> Arrangement:
+    """The deadwood-minimal arrangement of the cards of mask ``m``.
+
+    Among equally good arrangements the first in a fixed order is chosen: the order of set
+    choices is "no set" first, then the full set, then 3-card subsets (lowest rank varies
+    fastest). :func:`all_min_arrangements` gives them all.
+    """
+    return _arrangements(m, only_min=True)[0]
+
+
+def _to_mask(cards: Iterable[int]) -> int:
+    cards = list(cards)
+    m = mask_of(cards)
+    if m.bit_count() != len(cards):
+        raise ValueError("the cards must be distinct")
+    return m
+
+
+def arrange(cards: Iterable[int]) -> Arrangement:
+    """The deadwood-minimal arrangement of any distinct cards (normally 0-11).
+
+    >>> arrange(parse_cards("7s 7h 7d 7c 5h 6h")).melds
+    ((Card('5h'), Card('6h'), Card('7h')), (Card('7s'), Card('7d'), Card('7c')))
+    """
+    return arrange_mask(_to_mask(cards))
+
+
+def all_min_arrangements(cards: Iterable[int] | int) -> list[Arrangement]:
+    """Every deadwood-minimal arrangement (runs kept maximal: a six-card run is one meld)."""
+    m = cards if isinstance(cards, int) else _to_mask(cards)
+    return _arrangements(m, only_min=True)
+
+
+def deadwood_points(cards: Iterable[int]) -> int:
+    """Minimal deadwood points of some distinct cards."""
+    return deadwood_mask(_to_mask(cards))
+
+
+def best_discard(cards: Iterable[int]) -> tuple[Card, Arrangement]:
+    """For eleven cards: the best discard and the arrangement of the ten kept."""
+    m = _to_mask(cards)
+    if not m:
+        raise ValueError("best_discard needs at least one card")
+    _, card = best_discard_mask(m)
+    return DECK[card], arrange_mask(m & ~(1 << card))
+
+
+def is_meld(cards: Iterable[int]) -> bool:
+    """True for a set (3-4 cards of a rank) or a run (3+ consecutive cards of a suit)."""
+    cs = list(cards)
+    m = _to_mask(cs)
+    if len(cs) < 3:
+        return False
+    if len({c % 13 for c in cs}) == 1:
+        return len(cs) <= 4
+    if len({c // 13 for c in cs}) != 1:
+        return False
+    pattern = m >> (13 * (cs[0] // 13))
+    low = pattern & -pattern
+    return (pattern + low) & pattern == 0  # one block of consecutive ranks
+
+
+# --- lay-offs -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """One defender card laid off onto the knocker's meld number ``meld`` (an index into the
+    knocker's ``Arrangement.melds``)."""
+
+    card: Card
+    meld: int
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able form."""
+        return {"card": str(self.card), "meld": self.meld}
+
+
+@dataclass(frozen=True, slots=True)
+class LayOffResult:
+    """The defender's best reading after a knock: own melds, lay-offs, remaining deadwood."""
+
+    arrangement: Arrangement
+    """The defender's own melds and the deadwood left (lay-off cards excluded)."""
+    layoffs: tuple[LayOff, ...]
+    deadwood_points: int
+
+
+def _layoff_options(meld: int, defender: int) -> list[list[int]]:
+    """Per meld, the possible lay-off masks as chains: a list of masks, each one card."""
+    low_bit = meld & -meld
+    low = low_bit.bit_length() - 1
+    suit, rank = divmod(low, 13)
+    pattern = (meld >> (13 * suit)) & _SUIT
+    if pattern == 1 << rank and meld.bit_count() > 1:
+        # a set: the bit of this rank in each suit it spans
+        if meld.bit_count() != 3:
+            return []
+        rank_all = (1 | 1 << 13 | 1 << 26 | 1 << 39) << rank
+        missing = rank_all & ~meld
+        return [[missing]] if defender & missing else []
+    hi = pattern.bit_length() - 1
+    down: list[int] = []
+    r = rank - 1
+    while r >= 0 and defender >> (13 * suit + r) & 1:
+        down.append(1 << (13 * suit + r))
+        r -= 1
+    up: list[int] = []
+    r = hi + 1
+    while r < 13 and defender >> (13 * suit + r) & 1:
+        up.append(1 << (13 * suit + r))
+        r += 1
+    return [down, up]
+
+
+def _chain_masks(chain: list[int]) -> list[tuple[int, ...]]:
+    """Prefixes of a chain: () , (c1,), (c1, c2), ..."""
+    return [tuple(chain[:k]) for k in range(len(chain) + 1)]
+
+
+def lay_off_mask(defender: int, knocker_melds: Sequence[int]) -> LayOffResult:
+    """The defender's best own melds plus lay-offs onto ``knocker_melds`` (card masks).
+
+    Laid-off cards: the fourth card of a three-card set, cards at either end of a run,
+    chaining (8d then 9d onto 5d 6d 7d). Of the readings with the least remaining deadwood the
+    one laying off fewest cards is chosen (the defender's own melds stay whole), then the first
+    found.
+    """
+    # one entry per (meld, end): list of possible card tuples laid there
+    slots: list[tuple[int, list[tuple[int, ...]]]] = []
+    for index, meld in enumerate(knocker_melds):
+        for chain in _layoff_options(meld, defender):
+            if chain:
+                slots.append((index, _chain_masks(chain)))
+    best: tuple[int, int, tuple[tuple[int, int], ...]] | None = None
+    for combo in product(*(opts for _, opts in slots)):
+        laid = 0
+        count = 0
+        ok = True
+        pairs: list[tuple[int, int]] = []
+        for (index, _), cards in zip(slots, combo, strict=True):
+            for bit in cards:
+                if laid & bit:
+                    ok = False
+                    break
+                laid |= bit
+                count += 1
+                pairs.append((bit.bit_length() - 1, index))
+            if not ok:
+                break
+        if not ok:
+            continue
+        dw = deadwood_mask(defender & ~laid)
+        if best is None or (dw, count) < (best[0], best[1]):
+            best = (dw, count, tuple(pairs))
+    assert best is not None  # the empty combination is always there
+    dw, _, pairs_best = best
+    laid = mask_of(card for card, _ in pairs_best)
+    layoffs = tuple(LayOff(DECK[card], index) for card, index in sorted(pairs_best))
+    return LayOffResult(arrange_mask(defender & ~laid), layoffs, dw)
+
+
+def lay_off(defender: Iterable[int], knocker: Arrangement) -> LayOffResult:
+    """Card-level form of :func:`lay_off_mask` against the knocker's arrangement."""
+    return lay_off_mask(_to_mask(defender), knocker.meld_masks)
+
+
+def settle_knock_mask(knocker: int, defender: int) -> tuple[Arrangement, LayOffResult]:
+    """The knocker's arrangement and the defender's lay-off reading after a knock.
+
+    RULES.md: among the knocker's deadwood-minimal arrangements, the one that leaves the
+    defender the most deadwood after lay-offs (the first such in :func:`arrange_mask` order
+    when several tie).
+    """
+    best: tuple[Arrangement, LayOffResult] | None = None
+    for arrangement in all_min_arrangements(knocker):
+        reading = lay_off_mask(defender, arrangement.meld_masks)
+        if best is None or reading.deadwood_points > best[1].deadwood_points:
+            best = (arrangement, reading)
+    assert best is not None
+    return best

@@ -1,0 +1,212 @@
+"""What one seat may see: the only door through which state reaches a player.
+
+A :class:`PlayerView` holds the seat's own hand, the discard pile in order, the cards the
+opponent is known to hold (taken from the pile and not yet discarded), the stock size, the
+scores, whose turn it is, the legal actions (for the seat to act) and the public history:
+which pile every draw came from, a stock card's identity only for its drawer. A spectator
+(``seat=None``) sees only public information. When the hand is over the result reveals both
+hands. No view holds the stock order or a hidden opponent card.
+
+>>> from ginrummy import Rules, deal, shuffled_deck
+>>> state = deal(Rules.preset("tournament"), 0, shuffled_deck("doc"))
+>>> v = state.view(1)
+>>> len(v.hand), v.stock_size, v.legal_actions
+(10, 31, ('take', 'pass'))
+>>> state.view(None).hand
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .engine.game import GameOutcome, GameState
+from .engine.hand import Event, HandState
+from .engine.result import HandResult
+from .melds import Arrangement, arrange_mask
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's view of a hand (``seat is None``: a spectator's)."""
+
+    seat: int | None
+    phase: str
+    to_act: int | None
+    dealer: int
+    hand: tuple[Card, ...]
+    """The seat's own cards in card order (empty for a spectator)."""
+    hand_sizes: tuple[int, int]
+    discard_pile: tuple[Card, ...]
+    """Bottom first; the last card is the top."""
+    stock_size: int
+    known_cards: tuple[tuple[Card, ...], tuple[Card, ...]]
+    """Per seat: cards taken from the pile (or as upcard) and still held. Public."""
+    upcard: Card
+    """The hand's first upcard."""
+    taken_from_pile: Card | None
+    """The card the seat to act took from the pile this turn (it may not be discarded)."""
+    knock_limit: int
+    multiplier: int
+    is_last_turn: bool
+    legal_actions: tuple[str, ...]
+    """The legal actions if this seat is to act, else empty."""
+    history: tuple[Event, ...]
+    """Every action; a stock draw's card only when this seat drew it."""
+    rules: Rules
+    points: tuple[int, int]
+    """Game hand points before this hand."""
+    hands_won: tuple[int, int]
+    hand_number: int
+    result: HandResult | None
+    """Once the hand is over: the result, with both hands revealed."""
+
+    @property
+    def opponent(self) -> int | None:
+        """The other seat (``None`` for a spectator)."""
+        return None if self.seat is None else 1 - self.seat
+
+    @property
+    def opponent_known(self) -> tuple[Card, ...]:
+        """Cards the opponent is known to hold (empty for a spectator)."""
+        return () if self.seat is None else self.known_cards[1 - self.seat]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.result is not None
+
+    def arrangement(self) -> Arrangement:
+        """The deadwood-minimal arrangement of this seat's hand."""
+        mask = 0
+        for c in self.hand:
+            mask |= 1 << c
+        return arrange_mask(mask)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able form."""
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "known_cards": [[str(c) for c in k] for k in self.known_cards],
+            "upcard": str(self.upcard),
+            "taken_from_pile": None if self.taken_from_pile is None else str(self.taken_from_pile),
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "is_last_turn": self.is_last_turn,
+            "legal_actions": list(self.legal_actions),
+            "history": [
+                {
+                    "seat": e.seat,
+                    "action": e.action,
+                    "card": None if e.card is None else str(e.card),
+                }
+                for e in self.history
+            ],
+            "rules": self.rules.to_dict(),
+            "points": list(self.points),
+            "hands_won": list(self.hands_won),
+            "hand_number": self.hand_number,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def _public_history(history: tuple[Event, ...], seat: int | None) -> tuple[Event, ...]:
+    out = []
+    for e in history:
+        if e.action == "stock" and e.seat != seat:
+            out.append(Event(e.seat, e.action, None))
+        else:
+            out.append(e)
+    return tuple(out)
+
+
+def view_of(state: HandState, seat: int | None) -> PlayerView:
+    """The view of ``state`` for ``seat`` (0, 1, or ``None`` for a spectator)."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    ctx = state.context
+    return PlayerView(
+        seat=seat,
+        phase=state.phase.value,
+        to_act=state.to_act,
+        dealer=state.dealer,
+        hand=() if seat is None else state.hand(seat),
+        hand_sizes=(state.hand_mask(0).bit_count(), state.hand_mask(1).bit_count()),
+        discard_pile=state.discard_pile,
+        stock_size=state.stock_size,
+        known_cards=(state.known_cards(0), state.known_cards(1)),
+        upcard=state.upcard,
+        taken_from_pile=state.taken_from_pile,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+        is_last_turn=state.is_last_turn,
+        legal_actions=tuple(state.legal_actions())
+        if seat is not None and seat == state.to_act
+        else (),
+        history=_public_history(state.history, seat),
+        rules=state.rules,
+        points=ctx.points,
+        hands_won=ctx.hands_won,
+        hand_number=ctx.hand_number,
+        result=state.result,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """One seat's view of a whole game: the scores, past results and the current hand."""
+
+    seat: int | None
+    rules: Rules
+    points: tuple[int, int]
+    hands_won: tuple[int, int]
+    hand_number: int
+    next_dealer: int
+    is_over: bool
+    outcome: GameOutcome | None
+    results: tuple[HandResult, ...]
+    hand: PlayerView | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able form."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "points": list(self.points),
+            "hands_won": list(self.hands_won),
+            "hand_number": self.hand_number,
+            "next_dealer": self.next_dealer,
+            "is_over": self.is_over,
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "results": [r.to_dict() for r in self.results],
+            "hand": None if self.hand is None else self.hand.to_dict(),
+        }
+
+
+def game_view_of(game: GameState, seat: int | None) -> GameView:
+    """The view of a whole game for ``seat``."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    hand = game.hand
+    return GameView(
+        seat=seat,
+        rules=game.rules,
+        points=game.points,
+        hands_won=game.hands_won,
+        hand_number=game.hand_number,
+        next_dealer=game.next_dealer,
+        is_over=game.is_over,
+        outcome=game.outcome,
+        results=game.results,
+        hand=None if hand is None else view_of(hand, seat),
+    )
