@@ -1,0 +1,289 @@
+"""Property tests: the fast meld code against the slow oracle, and random-play invariants."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import oracle
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ginrummy
+from ginrummy.actions import ACTIONS
+from ginrummy.cards import DECK, FULL_DECK_MASK, POINTS, mask_of, parse_cards, shuffled_deck
+from ginrummy.melds import (
+    all_min_arrangements,
+    arrange_mask,
+    best_discard_mask,
+    deadwood_after_discards_mask,
+    deadwood_mask,
+    is_meld,
+    lay_off_mask,
+)
+
+# --- strategies -------------------------------------------------------------------------------
+
+uniform_hands = st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True)
+
+
+@st.composite
+def meld_rich_hands(draw: Any, max_size: int = 11) -> list[int]:
+    """Hands from a few ranks in all suits plus neighbouring ranks: many sets, runs and
+    4-card sets that must be split."""
+    ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=4, unique=True))
+    pool = sorted(
+        {s * 13 + r2 for r in ranks for s in range(4) for r2 in (r - 1, r, r + 1) if 0 <= r2 < 13}
+    )
+    size = draw(st.integers(0, min(max_size, len(pool))))
+    return draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
+
+
+any_hands = st.one_of(uniform_hands, meld_rich_hands())
+
+
+def check_arrangement(cards: list[int]) -> None:
+    m = mask_of(cards)
+    arr = arrange_mask(m)
+    used = 0
+    for meld in arr.melds:
+        assert is_meld(meld), meld
+        mm = mask_of(meld)
+        assert not used & mm, "a card is in two melds"
+        used |= mm
+    assert used | mask_of(arr.deadwood) == m
+    assert not used & mask_of(arr.deadwood)
+    assert arr.deadwood_points == sum(POINTS[c % 13] for c in arr.deadwood)
+
+
+# --- melds against the oracle -----------------------------------------------------------------
+
+
+@settings(max_examples=600, deadline=None)
+@given(any_hands)
+def test_min_deadwood_equals_oracle(cards: list[int]) -> None:
+    expected = oracle.min_deadwood(cards)
+    m = mask_of(cards)
+    assert deadwood_mask(m) == expected
+    assert arrange_mask(m).deadwood_points == expected
+    check_arrangement(cards)
+    for arr in all_min_arrangements(m):
+        assert arr.deadwood_points == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(meld_rich_hands().filter(lambda h: len(h) >= 1), uniform_hands.filter(bool)))
+def test_best_discard_equals_oracle(cards: list[int]) -> None:
+    m = mask_of(cards)
+    value, card = best_discard_mask(m)
+    assert value == oracle.best_discard_value(cards)
+    assert card in cards
+    assert deadwood_mask(m & ~(1 << card)) == value
+    after = deadwood_after_discards_mask(m)
+    assert after == {c: oracle.min_deadwood([x for x in cards if x != c]) for c in cards}
+
+
+@st.composite
+def knock_positions(draw: Any) -> tuple[list[int], list[int]]:
+    """A knocker's 10 cards and a defender's 10 cards from a meld-rich pool of 20+."""
+    ranks = draw(st.lists(st.integers(0, 12), min_size=3, max_size=5, unique=True))
+    pool = sorted(
+        {s * 13 + r2 for r in ranks for s in range(4) for r2 in (r - 2, r, r + 1) if 0 <= r2 < 13}
+    )
+    rest = [c for c in range(52) if c not in pool]
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    rng.shuffle(pool)
+    rng.shuffle(rest)
+    cards = (pool + rest)[:20]
+    rng.shuffle(cards)
+    return cards[:10], cards[10:]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(knock_positions())
+def test_lay_off_equals_oracle(position: tuple[list[int], list[int]]) -> None:
+    knocker, defender = position
+    arrangement = arrange_mask(mask_of(knocker))
+    melds = [frozenset(m) for m in arrangement.melds]
+    reading = lay_off_mask(mask_of(defender), arrangement.meld_masks)
+    assert reading.deadwood_points == oracle.layoff_deadwood(defender, melds)
+    # the reading is consistent: own melds + lay-offs + deadwood = the defender's hand
+    laid = mask_of(lo.card for lo in reading.layoffs)
+    own = reading.arrangement
+    assert laid | mask_of(c for m in own.melds for c in m) | mask_of(own.deadwood) == mask_of(
+        defender
+    )
+    assert own.deadwood_points == reading.deadwood_points
+    groups: dict[int, set[int]] = {}
+    for lo in reading.layoffs:
+        groups.setdefault(lo.meld, set()).add(lo.card)
+    for index, cards in groups.items():
+        assert oracle.can_lay_off(melds[index], frozenset(cards))
+
+
+# --- random legal play ------------------------------------------------------------------------
+
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][shdc])(?![A-Za-z0-9])")
+
+
+def cards_in(obj: Any) -> set[int]:
+    """Every card mentioned anywhere in a JSON-able object (keys and strings)."""
+    found: set[int] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found |= cards_in(k) | cards_in(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            found |= cards_in(v)
+    elif isinstance(obj, str):
+        for token in CARD_TOKEN.findall(obj):
+            found.add(int(parse_cards(token)[0]))
+    return found
+
+
+def check_invariants(state: ginrummy.HandState, out_of_play: int) -> None:
+    h0, h1 = state.hand_mask(0), state.hand_mask(1)
+    pile = mask_of(state.discard_pile)
+    stock = mask_of(state.stock)
+    parts = [h0, h1, pile, stock, out_of_play]
+    total = sum(p.bit_count() for p in parts)
+    union = h0 | h1 | pile | stock | out_of_play
+    assert total == 52 and union == FULL_DECK_MASK, "a card was lost or duplicated"
+    assert len(state.discard_pile) == pile.bit_count()
+    sizes = sorted((h0.bit_count(), h1.bit_count()))
+    if state.is_over:
+        assert sizes in ([10, 10], [10, 11])
+    else:
+        assert sizes in ([10, 10], [10, 11])
+        if state.phase.value == "discard":
+            assert state.hand_mask(state.to_act).bit_count() == 11  # type: ignore[arg-type]
+    assert state.known_mask(0) & ~h0 == 0 and state.known_mask(1) & ~h1 == 0
+
+
+def check_views(state: ginrummy.HandState, public: int, drawn: list[int]) -> None:
+    """No view mentions a card its seat may not know; the stock order never shows."""
+    stock = mask_of(state.stock)
+    for seat in (0, 1, None):
+        allowed = public
+        if seat is not None:
+            allowed |= state.hand_mask(seat) | drawn[seat]
+        if state.is_over:
+            allowed |= state.hand_mask(0) | state.hand_mask(1)
+        seen = mask_of(cards_in(state.view(seat).to_dict()))
+        leaked = seen & ~allowed
+        assert not leaked, f"seat {seat} view leaks {ginrummy.CardSet(leaked)}"
+        assert not seen & stock, "a view shows a stock card"
+
+
+def check_result(state: ginrummy.HandState) -> None:
+    r = state.result
+    assert r is not None
+    rules = state.rules
+    if r.kind == "void":
+        assert (r.winner, r.points, r.knocker) == (None, 0, None)
+        return
+    k = r.knocker
+    assert k is not None
+    dk, dd = r.deadwood[k], r.deadwood[1 - k]
+    m = r.multiplier
+    if r.kind == "knock":
+        assert r.winner == k and 0 < dk < dd and r.points == (dd - dk) * m
+        assert dk <= state.knock_limit
+    elif r.kind == "undercut":
+        assert r.winner == 1 - k and dd <= dk and r.points == (dk - dd + rules.undercut_bonus) * m
+    elif r.kind == "gin":
+        assert r.winner == k and dk == 0 and not r.layoffs
+        assert r.points == (dd + rules.gin_bonus) * m
+    else:
+        assert r.kind == "big-gin" and r.winner == k and len(r.hands[k]) == 11
+        assert r.points == (dd + (rules.big_gin_bonus or 0)) * m
+
+
+RULESETS = [ginrummy.Rules.preset(n) for n in ginrummy.Rules.PRESET_NAMES] + [
+    __import__("dataclasses").replace(ginrummy.Rules.preset("tournament"), oklahoma=True)
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(RULESETS), st.integers(0, 1), st.booleans())
+def test_random_play_invariants(seed: int, rules: ginrummy.Rules, dealer: int, greedy: bool) -> None:
+    """Random legal play (optionally preferring to end the hand) always ends, never loses or
+    duplicates a card, keeps every view clean and scores consistently."""
+    rng = random.Random(seed)
+    state = ginrummy.deal(rules, dealer, shuffled_deck(str(seed)))
+    public = 1 << state.upcard
+    drawn = [0, 0]
+    for _ in range(2000):
+        check_invariants(state, 0)
+        check_views(state, public, drawn)
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin", "big-gin")]
+        action = rng.choice(enders) if greedy and enders else rng.choice(legal)
+        seat = state.to_act
+        assert seat is not None
+        before = state.stock_size
+        state = state.apply(action)
+        if action == "stock":
+            drawn[seat] |= 1 << state.history[-1].card  # type: ignore[operator]
+            assert state.stock_size == before - 1
+        for card in state.discard_pile:
+            public |= 1 << card
+    assert state.is_over, "random play did not end"
+    check_result(state)
+
+
+def test_apply_accepts_exactly_the_legal_actions() -> None:
+    """Over many random positions every action string is accepted iff it is listed."""
+    rng = random.Random(3)
+    rules = ginrummy.Rules.preset("tournament")
+    everything = list(ACTIONS)
+    positions = 0
+    for n in range(30):
+        state = ginrummy.deal(rules, n % 2, shuffled_deck(f"legal-{n}"))
+        while not state.is_over:
+            legal = set(state.legal_actions())
+            for action in rng.sample(everything, 25) + sorted(legal):
+                try:
+                    state.apply(action)
+                    accepted = True
+                except ginrummy.IllegalActionError:
+                    accepted = False
+                assert accepted == (action in legal), (action, state)
+                assert state.is_legal(action) == (action in legal)
+            assert set(state.legal_actions()) == legal  # refused actions changed nothing
+            positions += 1
+            state = state.apply(rng.choice(sorted(legal)))
+    assert positions > 1000
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(RULESETS))
+def test_game_scores_add_up_and_record_replays(seed: int, rules: ginrummy.Rules) -> None:
+    from ginrummy import record
+    from ginrummy.playout import random_game
+
+    small = __import__("dataclasses").replace(rules, target=40)
+    game = random_game(small, str(seed))
+    points = [0, 0]
+    won = [0, 0]
+    for r in game.results:
+        if r.winner is not None:
+            points[r.winner] += r.points
+            won[r.winner] += 1
+    assert tuple(points) == game.points and tuple(won) == game.hands_won
+    assert max(points) >= small.target and min(points) < small.target
+    assert game.outcome == ginrummy.score_game(small, points, won)
+    text = record.dumps(record.record_of(game))
+    again = record.replay(record.loads(text))
+    assert again.points == game.points and again.outcome == game.outcome
+    assert again.results == game.results
+    assert [h.history for h in again.finished_hands] == [h.history for h in game.finished_hands]
+
+
+def test_deck_of_shuffle_is_a_permutation() -> None:
+    for n in range(200):
+        deck = shuffled_deck(f"perm-{n}")
+        assert sorted(deck) == list(DECK)
