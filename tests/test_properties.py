@@ -207,7 +207,9 @@ RULESETS = [ginrummy.Rules.preset(n) for n in ginrummy.Rules.PRESET_NAMES] + [
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**9), st.sampled_from(RULESETS), st.integers(0, 1), st.booleans())
-def test_random_play_invariants(seed: int, rules: ginrummy.Rules, dealer: int, greedy: bool) -> None:
+def test_random_play_invariants(
+    seed: int, rules: ginrummy.Rules, dealer: int, greedy: bool
+) -> None:
     """Random legal play (optionally preferring to end the hand) always ends, never loses or
     duplicates a card, keeps every view clean and scores consistently."""
     rng = random.Random(seed)

@@ -1,0 +1,107 @@
+"""The command line: output, and errors on stderr with a non-zero status."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ginrummy.cli import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_analyze_ten_cards() -> None:
+    code, out, _ = run("analyze", "As 2s 3s 7h 7d 7c Kd Qd Jd 5c")
+    assert code == 0
+    assert "meld     As 2s 3s" in out and "meld     7h 7d 7c" in out
+    assert "meld     Jd Qd Kd" in out and "deadwood 5c  = 5" in out
+    assert "best discard" not in out
+
+
+def test_analyze_eleven_cards_knock_gin_big_gin() -> None:
+    code, out, _ = run("analyze", "As 2s 3s 7h 7d 7c Kd Qd Jd 5c 9h")
+    assert code == 0 and "best discard: 9h, leaving 5 deadwood" in out
+    assert "can knock: 5 deadwood, limit 10" in out
+    _, out, _ = run("analyze", "As", "2s", "3s", "4s", "7h", "7d", "7c", "Kd", "Qd", "Jd", "5c")
+    assert "gin: discard 5c" in out
+    _, out, _ = run("analyze", "As 2s 3s 4s 7h 7d 7c Kd Qd Jd Td")
+    assert "Big Gin" in out
+    _, out, _ = run("analyze", "--preset", "classic", "As 2s 3s 4s 7h 7d 7c Kd Qd Jd Td")
+    assert "Big Gin" not in out and "gin: discard" in out
+    _, out, _ = run("analyze", "As 5s 9s 7h Jd 7c Kd Qh 2d 5c 9h")
+    assert "cannot knock" in out
+
+
+def test_analyze_accepts_other_notations() -> None:
+    code, out, _ = run("analyze", "10h Jh Qh 7♠ 7♦ 7♣")
+    assert code == 0 and "meld     Th Jh Qh" in out and "deadwood (none)  = 0" in out
+
+
+def test_bad_card_is_an_error_on_stderr() -> None:
+    code, out, err = run("analyze", "As 2s Xz")
+    assert code == 1 and out == ""
+    assert "bad card 'Xz'" in err and "Traceback" not in err
+    code, _, err = run("analyze", "As As")
+    assert code == 1 and "given twice" in err
+    code, _, err = run("analyze", *"As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs".split())
+    assert code == 1 and "at most 11" in err
+
+
+def test_rules_command() -> None:
+    code, out, _ = run("rules")
+    assert code == 0 and "rules: tournament" in out and "Big Gin bonus    31" in out
+    code, out, _ = run("rules", "parlor", "--json")
+    assert code == 0 and json.loads(out)["shutout"] == "double-game-bonus"
+    code, out, _ = run("rules", "--all")
+    assert all(f"rules: {n}" in out for n in ("tournament", "classic", "app", "parlor"))
+    code, _, err = run("rules", "hollywood")
+    assert code == 1 and "unknown preset 'hollywood'" in err
+
+
+def test_selfplay_then_replay(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out, _ = run("selfplay", "--seed", "11", "--preset", "classic", "--out", str(path))
+    assert code == 0 and "wins" in out
+    code, out, _ = run("replay", str(path))
+    assert code == 0 and "hand 1: dealer seat" in out and "game over:" in out
+    code, out, _ = run("replay", "--actions", str(path))
+    assert "seat 0: " in out or "seat 1: " in out
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run("selfplay", "--seed", "12", "--out", str(path))
+    data = json.loads(path.read_text())
+    data["hands"][0]["result"]["points"] += 1
+    path.write_text(json.dumps(data))
+    code, _, err = run("replay", str(path))
+    assert code == 1 and "hand 1" in err and "differs" in err
+    code, _, err = run("replay", str(tmp_path / "missing.json"))
+    assert code == 1 and "cannot read" in err
+
+
+def test_help_documents_every_command() -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    for command in ("analyze", "rules", "replay", "selfplay"):
+        assert command in out
+        sub_code, sub_out, _ = run(command, "--help")
+        assert sub_code == 0 and "Usage:" in sub_out
+
+
+def test_installed_entry_point_prints_no_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "analyze", "Zz"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1 and "bad card 'Zz'" in proc.stderr
+    assert "Traceback" not in proc.stderr
