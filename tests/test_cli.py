@@ -50,7 +50,7 @@ def test_bad_card_is_an_error_on_stderr() -> None:
     assert "bad card 'Xz'" in err and "Traceback" not in err
     code, _, err = run("analyze", "As As")
     assert code == 1 and "given twice" in err
-    code, _, err = run("analyze", *"As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs".split())
+    code, _, err = run("analyze", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")
     assert code == 1 and "at most 11" in err
 
 

@@ -6,11 +6,11 @@ import random
 import re
 from typing import Any
 
-import oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ginrummy
+import oracle
 from ginrummy.actions import ACTIONS
 from ginrummy.cards import DECK, FULL_DECK_MASK, POINTS, mask_of, parse_cards, shuffled_deck
 from ginrummy.melds import (
