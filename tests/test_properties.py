@@ -289,3 +289,16 @@ def test_deck_of_shuffle_is_a_permutation() -> None:
     for n in range(200):
         deck = shuffled_deck(f"perm-{n}")
         assert sorted(deck) == list(DECK)
+
+
+@settings(max_examples=200, deadline=None)
+@given(knock_positions())
+def test_knock_value_fast_path_equals_settlement(position: tuple[list[int], list[int]]) -> None:
+    from ginrummy.melds import knock_deadwoods_mask, settle_knock_mask
+
+    knocker, defender = mask_of(position[0]), mask_of(position[1])
+    arrangement, reading = settle_knock_mask(knocker, defender)
+    assert knock_deadwoods_mask(knocker, defender) == (
+        arrangement.deadwood_points,
+        reading.deadwood_points,
+    )

@@ -185,5 +185,57 @@ def selfplay(seed: str, preset: str, out_file: str | None) -> None:
         click.echo(text, nl=False)
 
 
+@main.command()
+@click.argument("level_a", metavar="A")
+@click.argument("level_b", metavar="B")
+@click.option("--deals", type=click.IntRange(min=0), default=0, help="Duplicate deal pairs.")
+@click.option("--games", type=click.IntRange(min=0), default=0, help="Duplicate game pairs.")
+@_preset_option
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--seed", default="1", show_default=True)
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write results here.")
+@click.option("--progress/--no-progress", default=True, help="Show a progress bar.")
+@_friendly
+def arena(
+    level_a: str,
+    level_b: str,
+    deals: int,
+    games: int,
+    preset: str,
+    workers: int,
+    seed: str,
+    json_file: str | None,
+    progress: bool,
+) -> None:
+    """Play AI level A against level B on duplicate deals (every deck twice, seats swapped).
+
+    --deals N plays N deal pairs (default 200); --games N plays N pairs of whole games to the
+    target instead. Prints points per hand with a 95 % confidence interval, the game win rate
+    (with --games) and each side's style. Reproducible from --seed whatever --workers is.
+    """
+    from .ai import LEVELS
+    from .arena import run_arena
+
+    for level in (level_a, level_b):
+        if level not in LEVELS:
+            raise GinRummyError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
+    if deals and games:
+        raise GinRummyError("give --deals or --games, not both")
+    result = run_arena(
+        level_a,
+        level_b,
+        Rules.preset(preset),
+        deals=deals or (0 if games else 200),
+        games=games,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+    )
+    click.echo("\n".join(result.lines()))
+    if json_file:
+        with open(json_file, "w", encoding="utf-8") as f:
+            json.dump(result.to_dict(), f, indent=2, default=str)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -525,3 +525,67 @@ def settle_knock_mask(knocker: int, defender: int) -> tuple[Arrangement, LayOffR
             best = (arrangement, reading)
     assert best is not None
     return best
+
+
+# --- value-only fast paths (AI simulations) -------------------------------------------------
+
+
+def _min_meld_sets(m: int) -> tuple[int, list[list[int]]]:
+    """``(deadwood, meld-mask lists)`` of every deadwood-minimal arrangement of ``m``."""
+    trip = _trips(m)
+    choices = _set_choices(m, trip) if trip else [0]
+    best = 1 << 30
+    chosen: list[int] = []
+    for used in choices:
+        rest = m & ~used
+        v = (
+            _RD[rest & _SUIT]
+            + _RD[(rest >> 13) & _SUIT]
+            + _RD[(rest >> 26) & _SUIT]
+            + _RD[rest >> 39]
+        )
+        if v < best:
+            best = v
+            chosen = [used]
+        elif v == best:
+            chosen.append(used)
+    out: list[list[int]] = []
+    for used in chosen:
+        sets = [used & ((1 | 1 << 13 | 1 << 26 | 1 << 39) << r) for r in range(13)]
+        out.append([s for s in sets if s] + _run_masks(m & ~used))
+    return best, out
+
+
+def _layoff_deadwood(defender: int, melds: Sequence[int]) -> int:
+    """Least defender deadwood after laying off onto ``melds`` (value only)."""
+    slots: list[list[tuple[int, ...]]] = []
+    for meld in melds:
+        for chain in _layoff_options(meld, defender):
+            if chain:
+                slots.append(_chain_masks(chain))
+    if not slots:
+        return deadwood_mask(defender)
+    best = 1 << 30
+    for combo in product(*slots):
+        laid = 0
+        ok = True
+        for cards in combo:
+            for bit in cards:
+                if laid & bit:
+                    ok = False
+                    break
+                laid |= bit
+            if not ok:
+                break
+        if ok:
+            dw = deadwood_mask(defender & ~laid)
+            if dw < best:
+                best = dw
+    return best
+
+
+def knock_deadwoods_mask(knocker: int, defender: int) -> tuple[int, int]:
+    """``(knocker deadwood, defender deadwood after lay-offs)`` for a knock, with the
+    knocker's tie-break of :func:`settle_knock_mask`; values only, for simulations."""
+    dk, meld_sets = _min_meld_sets(knocker)
+    return dk, max(_layoff_deadwood(defender, melds) for melds in meld_sets)

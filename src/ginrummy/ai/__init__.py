@@ -1,0 +1,40 @@
+"""AI players. Each sees only a seat's view and answers with a legal action.
+
+>>> from ginrummy import Rules, deal, shuffled_deck
+>>> from ginrummy.ai import player
+>>> state = deal(Rules.preset("classic"), 0, shuffled_deck("ai-doc"))
+>>> player("baseline", seed=1).choose(state.view(state.to_act)) in state.legal_actions()
+True
+
+Fair by construction: this package imports :mod:`ginrummy.views` (and the pure card, meld and
+rules modules), never the engine; a player is handed a :class:`~ginrummy.views.PlayerView`,
+which holds no reference to the game state.
+"""
+
+from __future__ import annotations
+
+from .base import Player, RandomPlayer
+from .simple import BaselinePlayer, EasyPlayer
+from .strong import ExpertPlayer, HardPlayer, NormalPlayer
+
+LEVELS: dict[str, type[Player]] = {
+    "random": RandomPlayer,
+    "baseline": BaselinePlayer,
+    "easy": EasyPlayer,
+    "normal": NormalPlayer,
+    "hard": HardPlayer,
+    "expert": ExpertPlayer,
+}
+"""Every level by name, weakest first (``random`` and ``baseline`` are for testing)."""
+
+
+def player(level: str, seed: int | str | None = None) -> Player:
+    """A player of ``level`` whose randomness comes only from ``seed``."""
+    try:
+        cls = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}") from None
+    return cls(seed)
+
+
+__all__ = ["LEVELS", "Player", "player"]

@@ -1,0 +1,177 @@
+"""Shared evaluation for the stronger levels: draw odds, discard value, opponent model.
+
+All functions work on card masks (see :mod:`ginrummy.cards`) and the :class:`Knowledge` of a
+view; none sees hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import POINTS, cards_of
+from ..melds import best_discard_mask, deadwood_mask, knock_deadwoods_mask
+from .knowledge import Knowledge, same_rank, suit_neighbours
+
+
+def draw_weights(
+    k: Knowledge, opp_probability: dict[int, float] | None = None
+) -> list[tuple[int, float]]:
+    """Each unseen card with the chance that it is the next stock card.
+
+    Without a model every unseen card is equally likely; with ``opp_probability`` (card ->
+    chance it is in the opponent's hand) a card likely held by the opponent is unlikely to be
+    drawn.
+    """
+    cards = cards_of(k.unseen)
+    if not cards:
+        return []
+    if opp_probability is None:
+        w = 1.0 / len(cards)
+        return [(int(c), w) for c in cards]
+    raw = [(int(c), max(0.0, 1.0 - opp_probability.get(int(c), 0.0))) for c in cards]
+    total = sum(w for _, w in raw) or 1.0
+    return [(c, w / total) for c, w in raw]
+
+
+def expected_after_draw(kept: int, draws: Sequence[tuple[int, float]]) -> float:
+    """Expected least deadwood after drawing one of ``draws`` and discarding the best card."""
+    total = 0.0
+    for card, weight in draws:
+        value, _ = best_discard_mask(kept | 1 << card)
+        total += weight * value
+    return total
+
+
+class OpponentModel:
+    """A Bayesian-style estimate of the opponent's hidden cards.
+
+    Every unseen card starts with the same prior weight. Each public event multiplies the
+    weights of related cards by a likelihood ratio: a card the opponent took from the pile
+    makes its meld partners likelier (they took it to meld it); a card it discarded or passed
+    by makes its partners less likely (it would have kept or taken a card that melds). The
+    weights are then scaled so the probabilities add up to the number of hidden cards.
+    """
+
+    TAKE_RANK = 3.0
+    TAKE_SUIT_1 = 3.0
+    TAKE_SUIT_2 = 1.8
+    DISCARD_RANK = 0.45
+    DISCARD_SUIT_1 = 0.55
+    DISCARD_SUIT_2 = 0.8
+    DECLINE_RANK = 0.6
+    DECLINE_SUIT_1 = 0.7
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+        unseen = [int(c) for c in cards_of(k.unseen)]
+        weight = dict.fromkeys(unseen, 1.0)
+
+        def scale(mask: int, factor: float) -> None:
+            for c in cards_of(mask & k.unseen):
+                weight[int(c)] *= factor
+
+        for c in cards_of(k.opp_took):
+            scale(same_rank(c), self.TAKE_RANK)
+            scale(suit_neighbours(c, 1), self.TAKE_SUIT_1)
+            scale(suit_neighbours(c, 2) & ~suit_neighbours(c, 1), self.TAKE_SUIT_2)
+        for c in cards_of(k.opp_discarded):
+            scale(same_rank(c), self.DISCARD_RANK)
+            scale(suit_neighbours(c, 1), self.DISCARD_SUIT_1)
+            scale(suit_neighbours(c, 2) & ~suit_neighbours(c, 1), self.DISCARD_SUIT_2)
+        for c in cards_of(k.opp_declined & ~k.opp_took):
+            scale(same_rank(c), self.DECLINE_RANK)
+            scale(suit_neighbours(c, 1), self.DECLINE_SUIT_1)
+        self.weight = weight
+        self.probability = _scale_to(weight, k.opp_hidden)
+
+    def sample_hand(self, rng: random.Random) -> int:
+        """A plausible opponent hand: its known cards plus hidden ones drawn by weight."""
+        n = self.k.opp_hidden
+        if n <= 0:
+            return self.k.opp_known
+        # Efraimidis-Spirakis weighted sampling without replacement
+        keyed = sorted(
+            ((rng.random() ** (1.0 / w) if w > 0 else 0.0), c) for c, w in self.weight.items()
+        )
+        hand = self.k.opp_known
+        for _, c in keyed[-n:]:
+            hand |= 1 << c
+        return hand
+
+    def usefulness(self, card: int) -> float:
+        """Chance that the opponent can meld ``card`` now (set or run with cards it holds)."""
+        p = self.probability
+        known = self.k.opp_known
+
+        def has(c: int) -> float:
+            if known >> c & 1:
+                return 1.0
+            return p.get(c, 0.0)
+
+        # at least two of the other three cards of the rank
+        a, b, c = (has(other) for other in cards_of(same_rank(card)))
+        p_set = a * b + a * c + b * c - 2 * a * b * c
+        suit, rank = divmod(card, 13)
+
+        def at(r: int) -> float:
+            return has(suit * 13 + r) if 0 <= r < 13 else 0.0
+
+        p_run = 1.0 - (1 - at(rank - 2) * at(rank - 1)) * (1 - at(rank - 1) * at(rank + 1)) * (
+            1 - at(rank + 1) * at(rank + 2)
+        )
+        return 1.0 - (1.0 - p_set) * (1.0 - p_run)
+
+
+def _scale_to(weight: dict[int, float], n: int) -> dict[int, float]:
+    """Probabilities proportional to ``weight``, capped at 1, adding up to ``n``."""
+    if not weight or n <= 0:
+        return dict.fromkeys(weight, 0.0)
+    prob = dict.fromkeys(weight, 0.0)
+    free = dict(weight)
+    remaining = float(n)
+    for _ in range(10):
+        total = sum(free.values())
+        if total <= 0:
+            break
+        capped = {c: w * remaining / total for c, w in free.items()}
+        over = [c for c, v in capped.items() if v >= 1.0]
+        if not over:
+            prob.update(capped)
+            break
+        for c in over:
+            prob[c] = 1.0
+            del free[c]
+        remaining = n - sum(1 for v in prob.values() if v >= 1.0)
+    return prob
+
+
+def knock_value(
+    k: Knowledge, kept: int, model: OpponentModel, rng: random.Random, samples: int
+) -> tuple[float, float]:
+    """``(expected points, undercut chance)`` of knocking now keeping ``kept``, by simulation
+    over ``samples`` plausible opponent hands (lay-offs and the knocker's tie-break included)."""
+    rules = k.rules
+    total = 0.0
+    undercuts = 0
+    for _ in range(samples):
+        opp = model.sample_hand(rng)
+        dk, dd = knock_deadwoods_mask(kept, opp)
+        if dk == 0:
+            total += dd + rules.gin_bonus
+        elif dk < dd:
+            total += dd - dk
+        else:
+            undercuts += 1
+            total -= dk - dd + rules.undercut_bonus
+    return total / samples, undercuts / samples
+
+
+def deadwood(mask: int) -> int:
+    """Least deadwood of a mask (re-exported for the levels)."""
+    return deadwood_mask(mask)
+
+
+def high_card_penalty(card: int) -> int:
+    """Deadwood points of a card."""
+    return POINTS[card % 13]

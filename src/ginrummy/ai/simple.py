@@ -1,0 +1,71 @@
+"""The simple levels: ``baseline`` (the research baseline) and ``easy``."""
+
+from __future__ import annotations
+
+from ..views import PlayerView
+from .base import Player, discard_options, end_action
+from .knowledge import Knowledge, joins_meld
+
+
+class BaselinePlayer(Player):
+    """Todd Neller's SimpleGinRummyPlayer, rebuilt from its documented policy.
+
+    * Draw: takes the face-up card only if it would be part of a meld (any meld of the hand
+      with it); otherwise draws from the stock.
+    * Discard: at random among the cards whose discard leaves the least deadwood, never the
+      face-up card just taken, and never repeating a (drawn card, discarded card) pair it has
+      already played this hand (so it does not undo its own draw over and over).
+    * Knocks at the first chance: whenever the discard leaves 10 or less (gin at 0).
+    """
+
+    level = "baseline"
+
+    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
+        return k.top >= 0 and joins_meld(k.top, k.hand)
+
+    def discard(self, k: Knowledge, view: PlayerView) -> str:
+        options = discard_options(k)
+        used = {frozenset(pair) for pair in k.my_pairs}
+        drawn = k.my_last_draw
+        allowed = {c: dw for c, dw in options.items() if frozenset((drawn, c)) not in used}
+        if not allowed:
+            allowed = options
+        best = min(allowed.values())
+        candidates = sorted(c for c, dw in allowed.items() if dw == best)
+        card = self.rng.choice(candidates)
+        return end_action(card, best, knock=True, limit=k.knock_limit)
+
+
+class EasyPlayer(Player):
+    """Keeps completed melds, discards its highest deadwood card, knocks as soon as it may.
+
+    Draws the face-up card when it completes a meld (lowers the deadwood it can keep).
+    """
+
+    level = "easy"
+
+    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
+        if k.top < 0:
+            return False
+        from ..melds import best_discard_mask, deadwood_mask
+
+        with_top, _ = best_discard_mask(k.hand | 1 << k.top)
+        return with_top < deadwood_mask(k.hand) and joins_meld(k.top, k.hand)
+
+    def discard(self, k: Knowledge, view: PlayerView) -> str:
+        options = discard_options(k)
+        knockable = {c: dw for c, dw in options.items() if dw <= k.knock_limit}
+        if knockable:
+            best = min(knockable.values())
+            card = max(c for c, dw in knockable.items() if dw == best)
+            return end_action(card, best, knock=True, limit=k.knock_limit)
+        # highest-point card outside the melds of the best arrangement
+        from ..cards import POINTS
+        from ..melds import arrange_mask
+
+        arrangement = arrange_mask(k.hand)
+        dead = [int(c) for c in arrangement.deadwood if int(c) in options]
+        pool = dead or list(options)
+        top_points = max(POINTS[c % 13] for c in pool)
+        card = self.rng.choice(sorted(c for c in pool if POINTS[c % 13] == top_points))
+        return end_action(card, options[card], knock=True, limit=k.knock_limit)

@@ -1,0 +1,332 @@
+"""AI-vs-AI matches with duplicate deals, and their statistics.
+
+Duplicate: every deck is played twice with the seats swapped, so the luck of the cards cancels
+out; the unit of the statistics is the deal pair (or the game pair). Deal ``i`` uses the deck
+``shuffled_deck(f"{seed}/deal/{i}")`` with dealer ``i % 2``; game ``j`` deals hand ``h`` from
+``f"{seed}/game/{j}/hand/{h}"`` with the first dealer cut from ``f"{seed}/game/{j}"``. Players
+are seeded from the same strings, so results do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .ai import player
+from .cards import shuffled_deck
+from .engine.game import GameState, cut_for_deal
+from .engine.hand import HandState, deal
+from .rules import Rules
+
+
+@dataclass(slots=True)
+class HandSummary:
+    """One hand from side A's point of view."""
+
+    net: int
+    """Points won by side A minus points won by side B."""
+    kind: str
+    a_knocked: bool
+    b_knocked: bool
+    a_deadwood_at_knock: int | None
+    b_deadwood_at_knock: int | None
+    draws: int
+
+
+def _play_hand(state: HandState, players: dict[int, Any]) -> HandState:
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(players[seat].choose(state.view(seat)), seat)
+    return state
+
+
+def _summary(state: HandState, a_seat: int) -> HandSummary:
+    r = state.result
+    assert r is not None
+    net = 0 if r.winner is None else (r.points if r.winner == a_seat else -r.points)
+    k = r.knocker
+    draws = sum(1 for e in state.history if e.action in ("stock", "pile", "take"))
+    at_knock = None if k is None or r.kind in ("gin", "big-gin") else r.deadwood[k]
+    return HandSummary(
+        net=net,
+        kind=r.kind,
+        a_knocked=k == a_seat,
+        b_knocked=k == 1 - a_seat,
+        a_deadwood_at_knock=at_knock if k == a_seat else None,
+        b_deadwood_at_knock=at_knock if k == 1 - a_seat else None,
+        draws=draws,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    a: str
+    b: str
+    rules: Rules
+    seed: str
+
+
+def play_deal_pair(job: Job, i: int) -> list[HandSummary]:
+    """Deal ``i`` twice: A in seat 0, then A in seat 1."""
+    deck = shuffled_deck(f"{job.seed}/deal/{i}")
+    out = []
+    for a_seat in (0, 1):
+        tag = f"{job.seed}/deal/{i}/{a_seat}"
+        players = {a_seat: player(job.a, f"{tag}/a"), 1 - a_seat: player(job.b, f"{tag}/b")}
+        state = _play_hand(deal(job.rules, i % 2, deck), players)
+        out.append(_summary(state, a_seat))
+    return out
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """One game from side A's point of view."""
+
+    a_won: float
+    """1 for a win, 0 for a loss, 0.5 for a drawn game."""
+    hands: list[HandSummary]
+
+
+def play_game_pair(job: Job, j: int) -> list[GameSummary]:
+    """Game ``j`` twice with the same decks, seats swapped."""
+    tag = f"{job.seed}/game/{j}"
+    out = []
+    for a_seat in (0, 1):
+        players = {
+            a_seat: player(job.a, f"{tag}/{a_seat}/a"),
+            1 - a_seat: player(job.b, f"{tag}/{a_seat}/b"),
+        }
+        game = GameState.new(job.rules, cut_for_deal(tag))
+        hands: list[HandSummary] = []
+        while not game.is_over:
+            if game.needs_deal:
+                game = game.deal_seeded(f"{tag}/hand/{game.hand_number}")
+                continue
+            hand = game.hand
+            assert hand is not None and hand.to_act is not None
+            seat = hand.to_act
+            game = game.apply(players[seat].choose(hand.view(seat)), seat)
+            if game.hand is not None and game.hand.is_over:
+                hands.append(_summary(game.hand, a_seat))
+            if game.hand_number > 2000:
+                raise RuntimeError("a game ran over 2000 hands")
+        assert game.outcome is not None
+        w = game.outcome.winner
+        out.append(GameSummary(0.5 if w is None else float(w == a_seat), hands))
+    return out
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A mean with its 95 % confidence interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Interval:
+        n = len(values)
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        mean = sum(values) / n
+        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+        half = 1.96 * math.sqrt(var / n)
+        return cls(mean, mean - half, mean + half, n)
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+
+
+@dataclass(slots=True)
+class Style:
+    """How a side plays, as rates per hand played."""
+
+    hands: int = 0
+    gin: float = 0.0
+    big_gin: float = 0.0
+    undercut: float = 0.0
+    """Rate of undercutting the opponent."""
+    knock: float = 0.0
+    """Rate of knocking (won or undercut)."""
+    undercut_against: float = 0.0
+    """Rate of being undercut after knocking."""
+    void: float = 0.0
+    mean_deadwood_at_knock: float = math.nan
+    mean_hand_length: float = math.nan
+    """Draws per hand (both players)."""
+
+
+def style_of(hands: Iterable[HandSummary], side: str) -> Style:
+    """The style of side ``a`` or ``b`` over some hands."""
+    hs = list(hands)
+    n = len(hs)
+    if not n:
+        return Style()
+    me_knocked = [h.a_knocked if side == "a" else h.b_knocked for h in hs]
+    sign = 1 if side == "a" else -1
+    wins = [h.net * sign > 0 for h in hs]
+
+    def rate(pred: Callable[[int], bool]) -> float:
+        return sum(1 for i in range(n) if pred(i)) / n
+
+    at_knock = [
+        d
+        for h in hs
+        for d in [h.a_deadwood_at_knock if side == "a" else h.b_deadwood_at_knock]
+        if d is not None
+    ]
+    return Style(
+        hands=n,
+        gin=rate(lambda i: hs[i].kind == "gin" and me_knocked[i]),
+        big_gin=rate(lambda i: hs[i].kind == "big-gin" and me_knocked[i]),
+        undercut=rate(lambda i: hs[i].kind == "undercut" and not me_knocked[i] and wins[i]),
+        knock=rate(lambda i: me_knocked[i] and hs[i].kind in ("knock", "undercut")),
+        undercut_against=rate(lambda i: hs[i].kind == "undercut" and me_knocked[i]),
+        void=rate(lambda i: hs[i].kind == "void"),
+        mean_deadwood_at_knock=sum(at_knock) / len(at_knock) if at_knock else math.nan,
+        mean_hand_length=sum(h.draws for h in hs) / n,
+    )
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    """What a match measured (side A against side B)."""
+
+    a: str
+    b: str
+    preset: str
+    seed: str
+    mode: str
+    pairs: int
+    points_per_hand: Interval
+    """Side A's net points per hand (side B's is its negative)."""
+    game_win_rate: Interval | None
+    """Side A's share of games won (drawn games count half)."""
+    style_a: Style
+    style_b: Style
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        p = self.points_per_hand
+        out = [
+            f"{self.a} vs {self.b}: {self.preset}, {self.pairs} duplicate "
+            f"{'deal' if self.mode == 'deals' else 'game'} pairs, seed {self.seed}",
+            f"  points per hand  {self.a}: {p}   {self.b}: "
+            f"{Interval(-p.mean, -p.high, -p.low, p.n)}   (95 % CI)",
+        ]
+        if self.game_win_rate is not None:
+            g = self.game_win_rate
+            out.append(
+                f"  game win rate    {self.a}: {100 * g.mean:.1f} % "
+                f"[{100 * g.low:.1f}, {100 * g.high:.1f}]"
+            )
+        out.append(
+            "  style            gin    BigGin undercut knock  undercut'd void   dw@knock length"
+        )
+        for name, s in ((self.a, self.style_a), (self.b, self.style_b)):
+            out.append(
+                f"  {name:<15} {100 * s.gin:5.1f}% {100 * s.big_gin:5.1f}% "
+                f"{100 * s.undercut:6.1f}% {100 * s.knock:5.1f}% "
+                f"{100 * s.undercut_against:6.1f}%    {100 * s.void:4.1f}% "
+                f"{s.mean_deadwood_at_knock:6.2f}   {s.mean_hand_length:5.1f}"
+            )
+        return out
+
+
+def _deal_worker(args: tuple[Job, int]) -> list[HandSummary]:
+    return play_deal_pair(*args)
+
+
+def _game_worker(args: tuple[Job, int]) -> list[GameSummary]:
+    return play_game_pair(*args)
+
+
+def _run(
+    func: Callable[[tuple[Job, int]], Any],
+    job: Job,
+    count: int,
+    workers: int,
+    progress: bool,
+    unit: str,
+) -> Iterator[Any]:
+    from tqdm import tqdm
+
+    tasks = [(job, i) for i in range(count)]
+    bar = tqdm(total=count, unit=unit, disable=not progress, smoothing=0.05)
+    try:
+        if workers <= 1:
+            for t in tasks:
+                yield func(t)
+                bar.update()
+        else:
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(workers) as pool:
+                for item in pool.imap(
+                    func, tasks, chunksize=max(1, min(20, count // (workers * 8)))
+                ):
+                    yield item
+                    bar.update()
+    finally:
+        bar.close()
+
+
+def run_arena(
+    a: str,
+    b: str,
+    rules: Rules,
+    *,
+    deals: int = 0,
+    games: int = 0,
+    seed: str = "1",
+    workers: int = 1,
+    progress: bool = False,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deal pairs, or ``games`` duplicate game pairs, A against B."""
+    job = Job(a, b, rules, str(seed))
+    if games:
+        pairs = list(_run(_game_worker, job, games, workers, progress, "game pair"))
+        hands = [h for pair in pairs for g in pair for h in g.hands]
+        nets_per_pair = []
+        for pair in pairs:
+            hs = [h for g in pair for h in g.hands]
+            nets_per_pair.append(sum(h.net for h in hs) / max(1, len(hs)))
+        wins = [sum(g.a_won for g in pair) / 2 for pair in pairs]
+        return ArenaResult(
+            a,
+            b,
+            rules.name,
+            job.seed,
+            "games",
+            games,
+            Interval.of(nets_per_pair),
+            Interval.of(wins),
+            style_of(hands, "a"),
+            style_of(hands, "b"),
+        )
+    deal_pairs = list(_run(_deal_worker, job, deals, workers, progress, "deal pair"))
+    hands = [h for pair in deal_pairs for h in pair]
+    nets = [(pair[0].net + pair[1].net) / 2 for pair in deal_pairs]
+    return ArenaResult(
+        a,
+        b,
+        rules.name,
+        job.seed,
+        "deals",
+        deals,
+        Interval.of(nets),
+        None,
+        style_of(hands, "a"),
+        style_of(hands, "b"),
+    )
