@@ -102,7 +102,6 @@ _UPCARD_OFFER, _UPCARD_DEALER, _FIRST_DRAW = (
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 _OPENING_ACTIONS = (TAKE, PASS)
 _FIRST_DRAW_ACTIONS = (STOCK,)
-_DRAW_ACTIONS = (STOCK, PILE)
 
 
 class _Fixed:
@@ -300,37 +299,40 @@ class HandState:
 
     def legal_actions(self) -> list[str]:
         """The legal actions, in notation (the single source of truth for what may be done)."""
-        legal = self._legal
-        if legal is not None:
-            return list(legal)
         phase = self._phase
         if phase is _DRAW:
-            legal = list(_DRAW_ACTIONS)
-        elif phase is _DISCARD:
-            hand = self._hands[self._to_act]  # type: ignore[index]
-            taken = self._taken
-            cards = cards_of(hand & ~(1 << taken) if taken >= 0 else hand)
-            legal = [DISCARD_TEXT[c] for c in cards]
-            info = self._after_discards()
-            if info:
-                limit = self._fixed.knock_limit
-                for c in cards:
-                    dw = info[c]
-                    if dw == 0:
-                        legal.append(GIN_TEXT[c])
-                    elif dw <= limit:
-                        legal.append(KNOCK_TEXT[c])
-                # eleven melded cards always leave a gin discard, so Big Gin implies info
-                if self._fixed.rules.big_gin_bonus is not None and deadwood_mask(hand) == 0:
-                    legal.append(BIG_GIN)
-        elif phase is _UPCARD_OFFER or phase is _UPCARD_DEALER:
-            legal = list(_OPENING_ACTIONS)
-        elif phase is _FIRST_DRAW:
-            legal = list(_FIRST_DRAW_ACTIONS)
-        else:
-            legal = []
-        self._legal = legal
+            return [STOCK, PILE]
+        legal = self._legal
+        if legal is None:
+            if phase is _DISCARD:
+                legal = self._discard_actions()
+            elif phase is _UPCARD_OFFER or phase is _UPCARD_DEALER:
+                legal = list(_OPENING_ACTIONS)
+            elif phase is _FIRST_DRAW:
+                legal = list(_FIRST_DRAW_ACTIONS)
+            else:
+                legal = []
+            self._legal = legal
         return list(legal)
+
+    def _discard_actions(self) -> list[str]:
+        hand = self._hands[self._to_act]  # type: ignore[index]
+        taken = self._taken
+        cards = cards_of(hand & ~(1 << taken) if taken >= 0 else hand)
+        legal = [DISCARD_TEXT[c] for c in cards]
+        info = self._after_discards()
+        if info:
+            limit = self._fixed.knock_limit
+            for c in cards:
+                dw = info[c]
+                if dw == 0:
+                    legal.append(GIN_TEXT[c])
+                elif dw <= limit:
+                    legal.append(KNOCK_TEXT[c])
+            # eleven melded cards always leave a gin discard, so Big Gin implies info
+            if self._fixed.rules.big_gin_bonus is not None and deadwood_mask(hand) == 0:
+                legal.append(BIG_GIN)
+        return legal
 
     def is_legal(self, action: str) -> bool:
         """Whether ``action`` (any accepted spelling) is legal now."""
