@@ -1,0 +1,144 @@
+"""AI players: legal actions only, reproducible from the seed, and fair by construction."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import gc
+import random
+from pathlib import Path
+
+import pytest
+
+import ginrummy
+from ginrummy.ai import LEVELS, player
+from ginrummy.ai.knowledge import Knowledge, joins_meld
+from ginrummy.cards import mask_of, parse_cards, shuffled_deck
+from ginrummy.views import PlayerView
+
+RULESETS = [ginrummy.Rules.preset(n) for n in ginrummy.Rules.PRESET_NAMES] + [
+    dataclasses.replace(ginrummy.Rules.preset("tournament"), oklahoma=True)
+]
+AI_DIR = Path(ginrummy.__file__).parent / "ai"
+
+
+def play_hand(levels: tuple[str, str], rules: ginrummy.Rules, seed: str) -> ginrummy.HandState:
+    players = {0: player(levels[0], f"{seed}/0"), 1: player(levels[1], f"{seed}/1")}
+    state = ginrummy.deal(rules, 0, shuffled_deck(seed))
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        action = players[seat].choose(view)
+        assert action in view.legal_actions, (action, view.legal_actions)
+        state = state.apply(action, seat)
+    return state
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_plays_only_legal_actions(level: str) -> None:
+    """Thousands of positions per level, under every ruleset (play_hand asserts legality)."""
+    decisions = 0
+    hands = 40 if level in ("hard", "expert", "master") else 120
+    for n in range(hands):
+        rules = RULESETS[n % len(RULESETS)]
+        opponent = "random" if n % 3 == 0 else "baseline"
+        state = play_hand((level, opponent), rules, f"legal-{level}-{n}")
+        decisions += state.action_count
+    assert decisions > 1000
+
+
+def test_every_level_answers_random_positions() -> None:
+    """Positions reached by random play (odd ones included) get a legal answer at every level."""
+    rng = random.Random(11)
+    positions: list[PlayerView] = []
+    for n in range(60):
+        rules = RULESETS[n % len(RULESETS)]
+        state = ginrummy.deal(rules, n % 2, shuffled_deck(f"pos-{n}"))
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            if rng.random() < 0.15:
+                positions.append(state.view(seat))
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert len(positions) > 300
+    for level in LEVELS:
+        bot = player(level, seed=5)
+        for view in positions[:: 3 if level in ("hard", "expert", "master") else 1]:
+            assert bot.choose(view) in view.legal_actions
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_same_seed_same_game(level: str) -> None:
+    first = play_hand((level, "easy"), RULESETS[0], "repro")
+    again = play_hand((level, "easy"), RULESETS[0], "repro")
+    assert first.history == again.history and first.result == again.result
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown AI level 'genius'"):
+        player("genius")
+
+
+def test_a_player_holds_no_path_to_hidden_cards() -> None:
+    """What a player is given (a view) refers to no engine state, deck or stock."""
+    state = ginrummy.deal(RULESETS[0], 0, shuffled_deck("fair"))
+    state = state.apply("pass").apply("pass").apply("stock")
+    view = state.view(1)
+    seen: set[int] = set()
+    stack: list[object] = [view]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, ginrummy.HandState | ginrummy.GameState), "view reaches a state"
+        if isinstance(obj, type | type(gc)):
+            continue
+        stack.extend(gc.get_referents(obj))
+    hidden = mask_of(state.hand(0)) | mask_of(state.stock)
+    visible = mask_of(c for c in (*view.hand, *view.discard_pile, view.upcard))
+    assert not visible & hidden
+
+
+def test_ai_package_does_not_import_the_engine() -> None:
+    """The AI code imports views and the pure modules, never the engine (by construction)."""
+    allowed = {"views", "cards", "melds", "rules", "actions", "errors"}
+    for path in AI_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level >= 2:
+                top = (node.module or "").split(".")[0]
+                assert top in allowed, f"{path.name} imports ginrummy.{node.module}"
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert not node.module.startswith("ginrummy.engine"), path.name
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("ginrummy.engine"), path.name
+
+
+def test_knowledge_from_history() -> None:
+    """What a seat learns from the public history, worked by hand."""
+    rules = RULES_T = RULESETS[0]
+    del RULES_T
+    state = ginrummy.new_hand(
+        rules,
+        0,
+        hands=("As 2s 3s 7h 7d 7c Kd Qd Jd 5c", "Ah 2h 3h 4c 5d 6s 8c 9d Tc Jh"),
+        upcard="9s",
+        stock="Jc 2d 8h 6h 6c 7s Js Kc Ks Ad 5h 4d Qc Th 8d 5s 6d Ac Qs 9h Td",
+    )
+    # seat 1 passes 9s, seat 0 passes, seat 1 draws Jc and discards Tc; seat 0 takes Tc
+    state = state.apply("pass").apply("pass").apply("stock").apply("discard Tc").apply("pile")
+    state = state.apply("discard 5c")
+    k1 = Knowledge.of(state.view(1))
+    assert k1.opp_took == mask_of(parse_cards("Tc"))
+    assert k1.opp_discarded == mask_of(parse_cards("5c"))
+    assert k1.opp_declined == mask_of(parse_cards("9s"))
+    assert k1.opp_known == mask_of(parse_cards("Tc"))
+    assert k1.opp_hidden == 9
+    assert k1.my_pairs == ((int(parse_cards("Jc")[0]), int(parse_cards("Tc")[0])),)
+    # unseen by seat 1: 52 - own 10 (after the draw and discard) - pile (9s 5c) - Tc known
+    assert k1.unseen.bit_count() == 52 - 10 - 2 - 1
+    assert joins_meld(int(parse_cards("4s")[0]), mask_of(parse_cards("2s 3s")))
+    assert not joins_meld(int(parse_cards("Ks")[0]), mask_of(parse_cards("As 2s")))
