@@ -20,6 +20,7 @@ from .errors import GinRummyError
 from .melds import Arrangement, arrange_mask, best_discard_mask, deadwood_mask
 from .playout import random_game
 from .rules import Rules
+from .terminal import play
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -56,6 +57,9 @@ def main() -> None:
     Cards are written rank then suit: As 7h Td Kc (10h and suit symbols such as 7♥ are
     accepted too).
     """
+
+
+main.add_command(play)
 
 
 def _arrangement_lines(arr: Arrangement) -> list[str]:

@@ -14,6 +14,7 @@ which holds no reference to the game state.
 from __future__ import annotations
 
 from .base import Player, RandomPlayer
+from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
 
@@ -24,6 +25,7 @@ LEVELS: dict[str, type[Player]] = {
     "normal": NormalPlayer,
     "hard": HardPlayer,
     "expert": ExpertPlayer,
+    "master": MasterPlayer,
 }
 """Every level by name, weakest first (``random`` and ``baseline`` are for testing)."""
 

@@ -6,10 +6,11 @@ view; none sees hidden cards.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
-from ..cards import POINTS, cards_of
+from ..cards import cards_of
 from ..melds import best_discard_mask, deadwood_mask, knock_deadwoods_mask
 from .knowledge import Knowledge, same_rank, suit_neighbours
 
@@ -34,12 +35,15 @@ def draw_weights(
     return [(c, w / total) for c, w in raw]
 
 
-def expected_after_draw(kept: int, draws: Sequence[tuple[int, float]]) -> float:
-    """Expected least deadwood after drawing one of ``draws`` and discarding the best card."""
+def expected_after_draw(
+    kept: int, draws: Sequence[tuple[int, float]], limit: int = -1, knock_bonus: float = 0.0
+) -> float:
+    """Expected least deadwood after drawing one of ``draws`` and discarding the best card;
+    a result at or under ``limit`` (able to knock) counts ``knock_bonus`` points less."""
     total = 0.0
     for card, weight in draws:
         value, _ = best_discard_mask(kept | 1 << card)
-        total += weight * value
+        total += weight * (value - knock_bonus if value <= limit else value)
     return total
 
 
@@ -98,6 +102,28 @@ class OpponentModel:
         for _, c in keyed[-n:]:
             hand |= 1 << c
         return hand
+
+    def deals(
+        self, rng: random.Random, count: int, sharpness: float, oversample: int = 4
+    ) -> list[tuple[int, list[int]]]:
+        """``count`` plausible full deals: (opponent hand, stock order top first).
+
+        Candidate hands come from :meth:`sample_hand`; since an opponent keeps its good cards,
+        a candidate is then kept with weight ``exp(-sharpness * deadwood)`` (resampling), and
+        the stock is a random order of the rest of the unseen cards.
+        """
+        pool = [self.sample_hand(rng) for _ in range(count * oversample)]
+        if sharpness > 0:
+            weights = [math.exp(-sharpness * deadwood_mask(h)) for h in pool]
+            chosen = rng.choices(pool, weights, k=count)
+        else:
+            chosen = pool[:count]
+        out = []
+        for opp in chosen:
+            stock = [int(c) for c in cards_of(self.k.unseen & ~opp)]
+            rng.shuffle(stock)
+            out.append((opp, stock))
+        return out
 
     def usefulness(self, card: int) -> float:
         """Chance that the opponent can meld ``card`` now (set or run with cards it holds)."""
@@ -165,13 +191,3 @@ def knock_value(
             undercuts += 1
             total -= dk - dd + rules.undercut_bonus
     return total / samples, undercuts / samples
-
-
-def deadwood(mask: int) -> int:
-    """Least deadwood of a mask (re-exported for the levels)."""
-    return deadwood_mask(mask)
-
-
-def high_card_penalty(card: int) -> int:
-    """Deadwood points of a card."""
-    return POINTS[card % 13]

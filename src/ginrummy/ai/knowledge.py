@@ -81,6 +81,11 @@ class Knowledge:
     rules: Rules
     turn: int
     """How many draws have happened this hand."""
+    multiplier: int
+    """2 when Oklahoma's spade upcard doubles this hand, else 1."""
+    my_points: int
+    """Game hand points before this hand, own and the opponent's."""
+    opp_points: int
 
     @classmethod
     def of(cls, view: PlayerView) -> Knowledge:
@@ -153,6 +158,9 @@ class Knowledge:
             knock_limit=view.knock_limit,
             rules=view.rules,
             turn=turn,
+            multiplier=view.multiplier,
+            my_points=view.points[seat],
+            opp_points=view.points[opp],
         )
 
 
