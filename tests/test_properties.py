@@ -302,3 +302,13 @@ def test_knock_value_fast_path_equals_settlement(position: tuple[list[int], list
         arrangement.deadwood_points,
         reading.deadwood_points,
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_hands)
+def test_melded_mask_is_the_arrangements_melds(cards: list[int]) -> None:
+    from ginrummy.melds import melded_mask
+
+    m = mask_of(cards)
+    arrangement = arrange_mask(m)
+    assert melded_mask(m) == mask_of(c for meld in arrangement.melds for c in meld)

@@ -48,6 +48,7 @@ __all__ = [
     "is_meld",
     "lay_off",
     "lay_off_mask",
+    "melded_mask",
     "parse_cards",
     "settle_knock_mask",
 ]
@@ -132,6 +133,11 @@ def _set_choices(m: int, trip: int) -> list[int]:
     return [sum(combo) for combo in product(*per_rank)]
 
 
+def _runs_deadwood(rest: int, _rd: list[int] = RUN_DEADWOOD) -> int:
+    """Deadwood of ``rest`` using runs only (sets already taken out)."""
+    return _rd[rest & 8191] + _rd[(rest >> 13) & 8191] + _rd[(rest >> 26) & 8191] + _rd[rest >> 39]
+
+
 def _trips(m: int) -> int:
     a = m & _SUIT
     b = (m >> 13) & _SUIT
@@ -160,12 +166,7 @@ def _deadwood_with_sets(m: int) -> int:
     best = 1 << 30
     for used in _set_choices(m, _trips(m)):
         rest = m & ~used
-        v = (
-            _RD[rest & _SUIT]
-            + _RD[(rest >> 13) & _SUIT]
-            + _RD[(rest >> 26) & _SUIT]
-            + _RD[rest >> 39]
-        )
+        v = _runs_deadwood(rest)
         if v < best:
             best = v
     return best
@@ -213,13 +214,7 @@ def best_discard_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> tuple[int, int]:
         key = _best_removal(rest)
         suit = key & 3
         key >>= 2
-        v = (
-            _RD[rest & _SUIT]
-            + _RD[(rest >> 13) & _SUIT]
-            + _RD[(rest >> 26) & _SUIT]
-            + _RD[rest >> 39]
-            - (key >> 4)
-        )
+        v = _runs_deadwood(rest) - (key >> 4)
         if v < best:
             best = v
             best_card = suit * 13 + (key & 15)
@@ -229,29 +224,45 @@ def best_discard_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> tuple[int, int]:
 
 
 def deadwood_after_discards_mask(m: int) -> dict[int, int]:
-    """For each card of ``m``: the minimal deadwood of the other cards (card -> points)."""
+    """For each card of ``m``: the minimal deadwood of the other cards (card -> points).
+
+    Like :func:`best_discard_mask`: for each choice of sets on the whole hand, removing a card
+    outside the sets changes only its suit's run table entry; every choice of sets of the hand
+    without that card is such a choice, so the minimum over choices is exact.
+    """
+    trip = _trips(m)
+    choices = _set_choices(m, trip) if trip else [0]
     out: dict[int, int] = {}
-    if not _trips(m):
-        a = m & _SUIT
-        b = (m >> 13) & _SUIT
-        c = (m >> 26) & _SUIT
-        d = m >> 39
-        pats = (a, b, c, d)
-        total = _RD[a] + _RD[b] + _RD[c] + _RD[d]
-        rest = m
+    rd = _RD
+    for used in choices:
+        rest = m & ~used
+        pats = (rest & _SUIT, (rest >> 13) & _SUIT, (rest >> 26) & _SUIT, rest >> 39)
+        total = rd[pats[0]] + rd[pats[1]] + rd[pats[2]] + rd[pats[3]]
         while rest:
             low = rest & -rest
-            card = low.bit_length() - 1
             rest ^= low
+            card = low.bit_length() - 1
             p = pats[card // 13]
-            out[card] = total - _RD[p] + _RD[p ^ (1 << (card % 13))]
-        return out
-    rest = m
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        out[low.bit_length() - 1] = deadwood_mask(m ^ low)
+            value = total - rd[p] + rd[p ^ (1 << (card % 13))]
+            if value < out.get(card, 1 << 30):
+                out[card] = value
     return out
+
+
+def melded_mask(m: int) -> int:
+    """The cards melded in the deadwood-minimal arrangement :func:`arrange_mask` picks."""
+    trip = _trips(m)
+    best, best_used = 1 << 30, 0
+    for used in _set_choices(m, trip) if trip else [0]:
+        rest = m & ~used
+        v = _runs_deadwood(rest)
+        if v < best:
+            best, best_used = v, used
+    rest = m & ~best_used
+    runs = 0
+    for s in range(4):
+        runs |= _RUN_MELDED[(rest >> (13 * s)) & _SUIT] << (13 * s)
+    return best_used | runs
 
 
 # --- arrangements ---------------------------------------------------------------------------
@@ -322,12 +333,7 @@ def _arrangements(m: int, only_min: bool) -> list[Arrangement]:
     scored: list[tuple[int, int]] = []
     for used in choices:
         rest = m & ~used
-        v = (
-            _RD[rest & _SUIT]
-            + _RD[(rest >> 13) & _SUIT]
-            + _RD[(rest >> 26) & _SUIT]
-            + _RD[rest >> 39]
-        )
+        v = _runs_deadwood(rest)
         scored.append((v, used))
     best = min(v for v, _ in scored)
     out: list[Arrangement] = []
@@ -538,12 +544,7 @@ def _min_meld_sets(m: int) -> tuple[int, list[list[int]]]:
     chosen: list[int] = []
     for used in choices:
         rest = m & ~used
-        v = (
-            _RD[rest & _SUIT]
-            + _RD[(rest >> 13) & _SUIT]
-            + _RD[(rest >> 26) & _SUIT]
-            + _RD[rest >> 39]
-        )
+        v = _runs_deadwood(rest)
         if v < best:
             best = v
             chosen = [used]

@@ -120,16 +120,6 @@ class PlayerView:
         }
 
 
-def _public_history(history: tuple[Event, ...], seat: int | None) -> tuple[Event, ...]:
-    out = []
-    for e in history:
-        if e.action == "stock" and e.seat != seat:
-            out.append(Event(e.seat, e.action, None))
-        else:
-            out.append(e)
-    return tuple(out)
-
-
 def view_of(state: HandState, seat: int | None) -> PlayerView:
     """The view of ``state`` for ``seat`` (0, 1, or ``None`` for a spectator)."""
     if seat not in (0, 1, None):
@@ -153,7 +143,7 @@ def view_of(state: HandState, seat: int | None) -> PlayerView:
         legal_actions=tuple(state.legal_actions())
         if seat is not None and seat == state.to_act
         else (),
-        history=_public_history(state.history, seat),
+        history=state.public_history(seat),
         rules=state.rules,
         points=ctx.points,
         hands_won=ctx.hands_won,

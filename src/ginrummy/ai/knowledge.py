@@ -6,8 +6,6 @@ package never sees a hand state: it imports views, cards, melds and rules, not t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..cards import FULL_DECK_MASK, parse_card
 from ..rules import Rules
 from ..views import PlayerView
@@ -50,7 +48,6 @@ def joins_meld(card: int, hand: int) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
 class Knowledge:
     """Masks of what a seat knows, from its view.
 
@@ -58,63 +55,63 @@ class Knowledge:
     * ``pile``: the discard pile bottom first; ``top`` its top card (-1 if empty);
     * ``unseen``: cards this seat has never seen (the opponent's hidden cards and the stock);
     * ``opp_hidden``: how many of the opponent's cards are hidden;
-    * ``opp_took``, ``opp_discarded``, ``opp_declined``: cards the opponent took from the pile,
-      discarded, or declined on top of the pile (passed or drew the stock instead);
-    * ``my_pairs``: this seat's (drawn, discarded) card pairs this hand, in order.
+    * ``taken``: the card this seat took from the pile this turn (-1 if none).
+
+    Read from the public history on first use (most decisions of the simple levels never
+    need them): ``opp_took``, ``opp_discarded``, ``opp_declined`` (cards the opponent took
+    from the pile, discarded, or left on top of the pile), ``my_pairs`` (this seat's (drawn,
+    discarded) pairs this hand), ``my_last_draw`` and ``turn`` (draws so far this hand).
     """
 
-    seat: int
-    hand: int
-    opp_known: int
-    pile: tuple[int, ...]
-    top: int
-    unseen: int
-    opp_hidden: int
-    opp_took: int
-    opp_discarded: int
-    opp_declined: int
-    my_pairs: tuple[tuple[int, int], ...]
-    my_last_draw: int
-    taken: int
-    stock_size: int
-    knock_limit: int
-    rules: Rules
-    turn: int
-    """How many draws have happened this hand."""
-    multiplier: int
-    """2 when Oklahoma's spade upcard doubles this hand, else 1."""
-    my_points: int
-    """Game hand points before this hand, own and the opponent's."""
-    opp_points: int
-
-    @classmethod
-    def of(cls, view: PlayerView) -> Knowledge:
-        """Read a seat's knowledge off its view."""
+    def __init__(self, view: PlayerView) -> None:
         seat = view.seat
         if seat is None:
             raise ValueError("a spectator's view has no hand to play")
+        self.view = view
+        self.seat = seat
         opp = 1 - seat
         hand = 0
         for c in view.hand:
             hand |= 1 << c
-        pile_cards = tuple(int(c) for c in view.discard_pile)
+        self.hand = hand
+        self.pile = tuple(int(c) for c in view.discard_pile)
         pile_mask = 0
-        for p in pile_cards:
+        for p in self.pile:
             pile_mask |= 1 << p
         opp_known = 0
         for c in view.known_cards[opp]:
             opp_known |= 1 << c
-        # replay the public history for what the opponent took, discarded and declined
-        pile: list[int] = [int(view.upcard)]
+        self.opp_known = opp_known
+        self.top = self.pile[-1] if self.pile else -1
+        # every card ever face up is now in the pile, in a hand, or known in the opponent's
+        self.unseen = FULL_DECK_MASK & ~(hand | pile_mask | opp_known)
+        self.opp_hidden = view.hand_sizes[opp] - opp_known.bit_count()
+        self.taken = -1 if view.taken_from_pile is None else int(view.taken_from_pile)
+        self.stock_size = view.stock_size
+        self.knock_limit = view.knock_limit
+        self.rules: Rules = view.rules
+        self.multiplier = view.multiplier
+        self.my_points = view.points[seat]
+        self.opp_points = view.points[opp]
+        self._facts: tuple[int, int, int, tuple[tuple[int, int], ...], int, int] | None = None
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Knowledge:
+        """Read a seat's knowledge off its view."""
+        return cls(view)
+
+    def _history_facts(self) -> tuple[int, int, int, tuple[tuple[int, int], ...], int, int]:
+        if self._facts is not None:
+            return self._facts
+        seat, opp = self.seat, 1 - self.seat
+        pile: list[int] = [int(self.view.upcard)]
         took = discarded = declined = 0
         pairs: list[tuple[int, int]] = []
         last_draw = -1
         turn = 0
-        seen = hand | pile_mask | opp_known | 1 << int(view.upcard)
-        for e in view.history:
-            action = e.action
-            word = action.split(" ", 1)[0]
-            if word in ("take", "pile"):
+        for e in self.view.history:
+            word, _, rest = e.action.partition(" ")
+            if word == "take" or word == "pile":
                 card = pile.pop()
                 turn += 1
                 if e.seat == opp:
@@ -126,43 +123,44 @@ class Knowledge:
                     turn += 1
                     if e.seat == seat and e.card is not None:
                         last_draw = int(e.card)
-                        seen |= 1 << last_draw
                 if e.seat == opp and pile:
                     declined |= 1 << pile[-1]
-            elif word in ("discard", "knock", "gin"):
-                card = _card_index(action.split(" ", 1)[1])
+            elif rest:  # discard, knock, gin
+                card = int(parse_card(rest))
                 pile.append(card)
-                seen |= 1 << card
                 if e.seat == opp:
                     discarded |= 1 << card
                 elif last_draw >= 0:
                     pairs.append((last_draw, card))
-        unseen = FULL_DECK_MASK & ~seen
-        opp_hidden = view.hand_sizes[opp] - opp_known.bit_count()
-        taken = -1 if view.taken_from_pile is None else int(view.taken_from_pile)
-        return cls(
-            seat=seat,
-            hand=hand,
-            opp_known=opp_known,
-            pile=pile_cards,
-            top=pile_cards[-1] if pile_cards else -1,
-            unseen=unseen,
-            opp_hidden=opp_hidden,
-            opp_took=took,
-            opp_discarded=discarded,
-            opp_declined=declined,
-            my_pairs=tuple(pairs),
-            my_last_draw=last_draw,
-            taken=taken,
-            stock_size=view.stock_size,
-            knock_limit=view.knock_limit,
-            rules=view.rules,
-            turn=turn,
-            multiplier=view.multiplier,
-            my_points=view.points[seat],
-            opp_points=view.points[opp],
-        )
+        self._facts = (took, discarded, declined, tuple(pairs), last_draw, turn)
+        return self._facts
 
+    @property
+    def opp_took(self) -> int:
+        """Cards the opponent took from the pile (or as the upcard) this hand."""
+        return self._history_facts()[0]
 
-def _card_index(text: str) -> int:
-    return int(parse_card(text))
+    @property
+    def opp_discarded(self) -> int:
+        """Cards the opponent discarded this hand."""
+        return self._history_facts()[1]
+
+    @property
+    def opp_declined(self) -> int:
+        """Cards the opponent left on top of the pile (passed, or drew the stock instead)."""
+        return self._history_facts()[2]
+
+    @property
+    def my_pairs(self) -> tuple[tuple[int, int], ...]:
+        """This seat's (drawn card, discarded card) pairs this hand, in order."""
+        return self._history_facts()[3]
+
+    @property
+    def my_last_draw(self) -> int:
+        """The card this seat drew last (-1 before its first draw)."""
+        return self._history_facts()[4]
+
+    @property
+    def turn(self) -> int:
+        """How many draws have happened this hand."""
+        return self._history_facts()[5]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..cards import POINTS
+from ..melds import best_discard_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
 from .base import Player, discard_options, end_action
 from .knowledge import Knowledge, joins_meld
@@ -47,8 +49,6 @@ class EasyPlayer(Player):
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
         if k.top < 0:
             return False
-        from ..melds import best_discard_mask, deadwood_mask
-
         with_top, _ = best_discard_mask(k.hand | 1 << k.top)
         return with_top < deadwood_mask(k.hand) and joins_meld(k.top, k.hand)
 
@@ -60,11 +60,8 @@ class EasyPlayer(Player):
             card = max(c for c, dw in knockable.items() if dw == best)
             return end_action(card, best, knock=True, limit=k.knock_limit)
         # highest-point card outside the melds of the best arrangement
-        from ..cards import POINTS
-        from ..melds import arrange_mask
-
-        arrangement = arrange_mask(k.hand)
-        dead = [int(c) for c in arrangement.deadwood if int(c) in options]
+        melded = melded_mask(k.hand)
+        dead = [c for c in options if not melded >> c & 1]
         pool = dead or list(options)
         top_points = max(POINTS[c % 13] for c in pool)
         card = self.rng.choice(sorted(c for c in pool if POINTS[c % 13] == top_points))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..actions import DISCARD_TEXT
-from ..melds import best_discard_mask, deadwood_after_discards_mask
+from ..melds import deadwood_after_discards_mask
 from ..views import PlayerView
 from .base import Player, discard_options, end_action
-from .evaluate import OpponentModel, draw_weights, expected_after_draw, knock_value
+from .evaluate import OpponentModel, draw_weights, expected_after_draw
 from .knowledge import Knowledge, meld_partners
 from .sim import Scoring, playout, score_knock
 
@@ -89,11 +89,22 @@ class NormalPlayer(Player):
 
 
 class HardPlayer(NormalPlayer):
-    """Estimates the opponent's likely cards, and weighs an immediate knock against playing on
-    for gin using the undercut risk, which grows as the hand goes on."""
+    """Estimates the opponent's likely cards (the opponent model), and weighs an immediate
+    knock against playing on: a few plausible deals are simulated both ways, so the undercut
+    risk, which grows as the hand goes on, and the chance of gin are both counted. Cautious:
+    it plays on only when that is clearly better."""
 
     level = "hard"
-    knock_samples = 40
+    knock_samples = 16
+    """Simulated deals per knock decision."""
+    play_on_margin = 10.0
+    """Points per hand by which playing on must beat knocking in the simulations (guards
+    against the optimism of a noisy estimate)."""
+    sharpness_per_turn = 0.02
+    """How fast the opponent's hand is assumed to improve: a sampled hand is kept with weight
+    ``exp(-beta * deadwood)``, ``beta`` growing by this much per opponent draw (calibrated on
+    self-play: it matches the mean deadwood of real opponent hands turn by turn)."""
+    max_sharpness = 0.15
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return OpponentModel(k)
@@ -102,53 +113,6 @@ class HardPlayer(NormalPlayer):
         if model is None:  # pragma: no cover - hard always has a model
             return super().danger(k, card, None)
         return model.usefulness(card)
-
-    def knock_choice(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
-    ) -> str | None:
-        best = min(options.values())
-        if best > k.knock_limit:
-            return None
-        card = max((c for c, dw in options.items() if dw == best), key=lambda c: c % 13)
-        if best == 0 or model is None:
-            return end_action(card, best, knock=True, limit=k.knock_limit)
-        kept = k.hand & ~(1 << card)
-        value, undercut = knock_value(k, kept, model, self.rng, self.knock_samples)
-        if self.should_knock(k, best, value, undercut, kept):
-            return end_action(card, best, knock=True, limit=k.knock_limit)
-        return None
-
-    def should_knock(
-        self, k: Knowledge, deadwood: int, value: float, undercut: float, kept: int
-    ) -> bool:
-        """Knock unless the undercut risk is high and the hand is close to gin."""
-        if value <= 0:
-            return False
-        if undercut <= 0.2:
-            return True
-        # close to gin with stock left: how likely is gin on the next draw?
-        gin_outs = sum(
-            1 for c in range(52) if k.unseen >> c & 1 and best_discard_mask(kept | 1 << c)[0] == 0
-        )
-        return not (gin_outs >= 3 and k.stock_size > 6)
-
-
-class ExpertPlayer(HardPlayer):
-    """A Bayesian model of the opponent's hand from every card it took, passed and
-    discarded; avoids feeding it; decides whether to knock by simulating plausible opposing
-    hands: each is dealt with a stock order and played out, knocking now against playing on
-    (undercut risk, the opponent's own knock and gin chances included)."""
-
-    level = "expert"
-    knock_samples = 48
-    play_on_margin = 3.0
-    """Points per hand by which playing on must beat knocking in the simulations (guards
-    against the optimism of a noisy estimate)."""
-    sharpness_per_turn = 0.02
-    """How fast the opponent's hand is assumed to improve: a sampled hand is kept with weight
-    ``exp(-beta * deadwood)``, ``beta`` growing by this much per opponent draw (calibrated on
-    self-play: it matches the mean deadwood of real opponent hands turn by turn)."""
-    max_sharpness = 0.15
 
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
@@ -188,3 +152,13 @@ class ExpertPlayer(HardPlayer):
     def utility(self, k: Knowledge, points: int) -> float:
         """The value of winning ``points`` this hand (negative: the opponent scores them)."""
         return float(points)
+
+
+class ExpertPlayer(HardPlayer):
+    """A Bayesian model of the opponent's hand from every card it took, passed and
+    discarded; avoids feeding it; decides whether to knock by simulating plausible opposing
+    hands (three times as many as ``hard``), each dealt with a stock order and played out."""
+
+    level = "expert"
+    knock_samples = 48
+    play_on_margin = 3.0

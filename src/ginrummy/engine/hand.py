@@ -90,8 +90,25 @@ class GameContext(NamedTuple):
     hand_number: int = 1
 
 
-# The history is a linked list of (previous, seat, action, card or -1): appending is O(1).
-_HistoryNode = tuple[Any, int, str, int] | None
+# The history is a linked list of nodes [previous, seat, action, card or -1, count, then caches
+# of the event tuples for the full history and each audience]: appending is O(1).
+_HistoryNode = list[Any] | None
+_COUNT, _FULL, _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE = 4, 5, 6, 7, 8
+
+
+def _node(prev: _HistoryNode, seat: int, action: str, card: int) -> list[Any]:
+    return [
+        prev,
+        seat,
+        action,
+        card,
+        1 if prev is None else prev[_COUNT] + 1,
+        None,
+        None,
+        None,
+        None,
+    ]
+
 
 _NO_CONTEXT = GameContext()
 _UPCARD_OFFER, _UPCARD_DEALER, _FIRST_DRAW = (
@@ -158,7 +175,7 @@ class HandState:
     _phase: Phase
     _to_act: int | None
     _hands: tuple[int, int]
-    _pile: tuple[int, ...]
+    _pile: tuple[Card, ...]
     _stock_pos: int
     _taken: int
     _known: tuple[int, int]
@@ -226,28 +243,47 @@ class HandState:
     @property
     def history(self) -> tuple[Event, ...]:
         """Every action so far (full information: stock cards included)."""
-        events: list[Event] = []
+        return self._events(_FULL)
+
+    def public_history(self, seat: int | None) -> tuple[Event, ...]:
+        """The history as ``seat`` may see it (``None``: a spectator): a stock draw's card
+        only for its drawer."""
+        return self._events(_PUBLIC_0 if seat == 0 else _PUBLIC_1 if seat == 1 else _PUBLIC_NONE)
+
+    def _events(self, slot: int) -> tuple[Event, ...]:
+        """Events for one audience, built once per node and extended from the newest node that
+        has them, so reading the history after every action costs O(1) per action."""
         node = self._history
-        while node is not None:
-            node, seat, action, card = node
-            events.append(Event(seat, action, None if card < 0 else DECK[card]))
-        events.reverse()
-        return tuple(events)
+        if node is None:
+            return ()
+        cached: tuple[Event, ...] | None = node[slot]
+        if cached is not None:
+            return cached
+        pending = []
+        n = node
+        while n is not None and n[slot] is None:
+            pending.append(n)
+            n = n[0]
+        events = list(n[slot]) if n is not None else []
+        viewer = slot - _PUBLIC_0  # 0, 1 or 2 (spectator); negative for the full history
+        for m in reversed(pending):
+            seat, action, card = m[1], m[2], m[3]
+            hidden = card < 0 or (action == STOCK and viewer >= 0 and viewer != seat)
+            events.append(tuple.__new__(Event, (seat, action, None if hidden else DECK[card])))
+        result = tuple(events)
+        node[slot] = result
+        return result
 
     @property
     def action_count(self) -> int:
         """How many actions have been applied to this hand."""
-        count = 0
         node = self._history
-        while node is not None:
-            node = node[0]
-            count += 1
-        return count
+        return 0 if node is None else node[_COUNT]
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
         """The discard pile, bottom first (the last card is the top)."""
-        return tuple(DECK[c] for c in self._pile)
+        return self._pile
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -477,7 +513,7 @@ class HandState:
             new._hands = (h0 | 1 << drawn, h1) if seat == 0 else (h0, h1 | 1 << drawn)
             new._phase = _DISCARD
             new._last_turn = len(self._fixed.stock) - pos == 2
-            new._history = (self._history, seat, STOCK, drawn)
+            new._history = _node(self._history, seat, STOCK, drawn)
         elif kind in (PILE, TAKE):
             drawn = self._pile[-1]
             bit = 1 << drawn
@@ -491,9 +527,9 @@ class HandState:
                 new._known = (k0, k1 | bit)
             new._taken = drawn
             new._phase = _DISCARD
-            new._history = (self._history, seat, kind, drawn)
+            new._history = _node(self._history, seat, kind, drawn)
         elif kind == PASS:
-            new._history = (self._history, seat, PASS, -1)
+            new._history = _node(self._history, seat, PASS, -1)
             if self._phase is _UPCARD_OFFER:
                 new._phase = _UPCARD_DEALER
                 new._to_act = self._fixed.dealer
@@ -501,7 +537,7 @@ class HandState:
                 new._phase = _FIRST_DRAW
                 new._to_act = 1 - self._fixed.dealer
         elif kind == BIG_GIN:
-            new._history = (self._history, seat, BIG_GIN, -1)
+            new._history = _node(self._history, seat, BIG_GIN, -1)
             new._phase = _OVER
             new._to_act = None
             new._last_turn = False
@@ -517,9 +553,9 @@ class HandState:
             else:
                 new._hands = hands = (h0, h1 & keep)
                 new._known = (k0, k1 & keep)
-            new._pile = (*self._pile, card)
+            new._pile = (*self._pile, DECK[card])
             if kind == DISCARD:
-                new._history = (self._history, seat, DISCARD_TEXT[card], -1)
+                new._history = _node(self._history, seat, DISCARD_TEXT[card], -1)
                 if self._last_turn:
                     new._phase = _OVER
                     new._to_act = None
@@ -529,7 +565,7 @@ class HandState:
                     new._to_act = 1 - seat
             else:
                 text = KNOCK_TEXT[card] if kind == KNOCK else GIN_TEXT[card]
-                new._history = (self._history, seat, text, -1)
+                new._history = _node(self._history, seat, text, -1)
                 new._phase = _OVER
                 new._to_act = None
                 new._last_turn = False
@@ -570,7 +606,7 @@ class HandState:
         new._phase = _UPCARD_OFFER
         new._to_act = 1 - dealer
         new._hands = hands
-        new._pile = (upcard,)
+        new._pile = (DECK[upcard],)
         new._stock_pos = 0
         new._taken = -1
         new._known = (0, 0)
