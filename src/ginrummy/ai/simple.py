@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..cards import POINTS
+from ..actions import DISCARD_TEXT
+from ..cards import POINTS, cards_of
 from ..melds import best_discard_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
 from .base import Player, discard_options, end_action
@@ -47,22 +48,23 @@ class EasyPlayer(Player):
     level = "easy"
 
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
-        if k.top < 0:
+        if k.top < 0 or not joins_meld(k.top, k.hand):
             return False
         with_top, _ = best_discard_mask(k.hand | 1 << k.top)
-        return with_top < deadwood_mask(k.hand) and joins_meld(k.top, k.hand)
+        return with_top < deadwood_mask(k.hand)
 
     def discard(self, k: Knowledge, view: PlayerView) -> str:
-        options = discard_options(k)
-        knockable = {c: dw for c, dw in options.items() if dw <= k.knock_limit}
-        if knockable:
-            best = min(knockable.values())
-            card = max(c for c, dw in knockable.items() if dw == best)
-            return end_action(card, best, knock=True, limit=k.knock_limit)
-        # highest-point card outside the melds of the best arrangement
-        melded = melded_mask(k.hand)
-        dead = [c for c in options if not melded >> c & 1]
-        pool = dead or list(options)
+        best, _ = best_discard_mask(k.hand)
+        if best <= k.knock_limit:  # knock (or gin) with the least deadwood
+            options = discard_options(k)
+            best = min(options.values())
+            if best <= k.knock_limit:
+                card = max(c for c, dw in options.items() if dw == best)
+                return end_action(card, best, knock=True, limit=k.knock_limit)
+        # the highest-point card outside the melds of the best arrangement
+        legal = k.hand & ~(1 << k.taken) if k.taken >= 0 else k.hand
+        dead = legal & ~melded_mask(k.hand)
+        pool = [int(c) for c in cards_of(dead or legal)]
         top_points = max(POINTS[c % 13] for c in pool)
-        card = self.rng.choice(sorted(c for c in pool if POINTS[c % 13] == top_points))
-        return end_action(card, options[card], knock=True, limit=k.knock_limit)
+        card = self.rng.choice([c for c in pool if POINTS[c % 13] == top_points])
+        return DISCARD_TEXT[card]

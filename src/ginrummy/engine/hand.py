@@ -30,7 +30,7 @@ Decisions RULES.md leaves open, made here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -111,6 +111,7 @@ def _node(prev: _HistoryNode, seat: int, action: str, card: int) -> list[Any]:
 
 
 _NO_CONTEXT = GameContext()
+_view_of: Callable[[HandState, int | None], PlayerView] | None = None
 _UPCARD_OFFER, _UPCARD_DEALER, _FIRST_DRAW = (
     Phase.UPCARD_OFFER,
     Phase.UPCARD_DEALER,
@@ -578,9 +579,12 @@ class HandState:
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (``None``: a spectator). See :func:`ginrummy.views.view_of`."""
-        from ..views import view_of  # the one door from state to players
+        global _view_of
+        if _view_of is None:
+            from ..views import view_of  # the one door from state to players
 
-        return view_of(self, seat)
+            _view_of = view_of
+        return _view_of(self, seat)
 
     def __repr__(self) -> str:
         return (
