@@ -6,6 +6,7 @@ import ast
 import dataclasses
 import gc
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,60 @@ def test_knowledge_from_history() -> None:
     assert k1.unseen.bit_count() == 52 - 10 - 2 - 1
     assert joins_meld(int(parse_cards("4s")[0]), mask_of(parse_cards("2s 3s")))
     assert not joins_meld(int(parse_cards("Ks")[0]), mask_of(parse_cards("As 2s")))
+
+
+def test_hint_is_legal_and_explained_everywhere() -> None:
+    from ginrummy.ai import hint
+
+    rng = random.Random(4)
+    for n in range(12):
+        state = ginrummy.deal(RULESETS[n % 4], n % 2, shuffled_deck(f"hint-{n}"))
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            h = hint(view)
+            assert h.action in view.legal_actions and h.reason
+            state = state.apply(rng.choice(view.legal_actions))
+
+
+def test_hint_reasons_worked_by_hand() -> None:
+    from ginrummy.ai import hint
+
+    rules = ginrummy.Rules.preset("classic")
+    state = ginrummy.new_hand(
+        rules,
+        0,
+        hands=("As 2s 3s 7h 7d 7c Kd Qd Jd 5c", "Ah 2h 3h 4c 5d 6s 8c 9d Tc Jh"),
+        upcard="4s",
+        stock="Jc 2d 8h 6h 6c 7s Js Kc Ks Ad 5h 4d Qc Th 8d",
+    )
+    state = state.apply("pass")
+    assert hint(state.view(0)) == ginrummy.ai.Hint("take", "take 4s: it joins As 2s 3s")
+    state = state.apply("take")  # now As 2s 3s 4s, 777, JQKd and 5c: gin by discarding 5c
+    h = hint(state.view(0))
+    assert h.action == "gin 5c"
+    assert (
+        h.reason == "gin: discard 5c and all ten cards are melded (As 2s 3s 4s, 7h 7d 7c, Jd Qd Kd)"
+    )
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        hint(state.view(1))
+
+
+def test_hint_for_a_knock_gives_the_undercut_risk() -> None:
+    from ginrummy.ai import hint
+
+    rules = ginrummy.Rules.preset("classic")
+    # seat 1 holds two melds, Ah 2h and Tc Jc; drawing 9c makes 9c Tc Jc: discarding 2h
+    # leaves only Ah, 1 deadwood
+    state = ginrummy.new_hand(
+        rules,
+        0,
+        hands=("Kc Qs Jd 9h 8s 6d 5c 4h 3d 2c", "As 2s 3s 7h 7d 7c Ah 2h Tc Jc"),
+        upcard="Ks",
+        stock="9c 2d 8h 6h 6c 7s Js Kh Kd Ad 5h 4d Qc Th 8d",
+    )
+    state = state.apply("pass").apply("pass").apply("stock")
+    h = hint(state.view(1))
+    assert h.action == "knock 2h"
+    assert re.fullmatch(r"knock now with 1 deadwood: about \d+ % undercut risk", h.reason)

@@ -14,6 +14,7 @@ which holds no reference to the game state.
 from __future__ import annotations
 
 from .base import Player, RandomPlayer
+from .hints import Hint, hint
 from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
@@ -39,4 +40,4 @@ def player(level: str, seed: int | str | None = None) -> Player:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Player", "player"]
+__all__ = ["LEVELS", "Hint", "Player", "hint", "player"]
