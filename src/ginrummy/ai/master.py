@@ -46,7 +46,7 @@ class MasterPlayer(ExpertPlayer):
     a risky big one, far behind the opposite."""
 
     level = "master"
-    knock_samples = 64
+    knock_samples = 128
     play_on_margin = 0.0
 
     def utility(self, k: Knowledge, points: int) -> float:
