@@ -1,0 +1,94 @@
+"""The arena: duplicate deals, statistics, reproducibility whatever the number of workers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import ginrummy
+from ginrummy.ai.master import win_table
+from ginrummy.arena import HandSummary, Interval, run_arena, style_of
+from ginrummy.cli import main
+
+CLASSIC = ginrummy.Rules.preset("classic")
+
+
+def test_same_results_with_one_or_two_workers() -> None:
+    one = run_arena("easy", "baseline", CLASSIC, deals=12, seed="w", workers=1)
+    two = run_arena("easy", "baseline", CLASSIC, deals=12, seed="w", workers=2)
+    assert one.to_dict() == two.to_dict()
+    other = run_arena("easy", "baseline", CLASSIC, deals=12, seed="other", workers=1)
+    assert other.to_dict() != one.to_dict()
+
+
+def test_duplicate_deals_cancel_for_equal_players() -> None:
+    """The same deterministic player on both sides of a duplicate pair nets exactly zero."""
+    result = run_arena("easy", "easy", CLASSIC, deals=20, seed="dup")
+    # easy breaks ties at random, so allow for that, but the mean must be small
+    assert abs(result.points_per_hand.mean) < 5
+    assert result.style_a.hands == result.style_b.hands == 40
+
+
+def test_games_mode_counts_wins() -> None:
+    small = dataclasses.replace(CLASSIC, target=30)
+    result = run_arena("normal", "random", small, games=3, seed="g")
+    assert result.game_win_rate is not None
+    assert result.game_win_rate.mean == 1.0  # normal always beats random to 30
+    assert result.mode == "games" and result.pairs == 3
+
+
+def test_interval_and_style_by_hand() -> None:
+    i = Interval.of([1.0, 3.0])
+    assert i.mean == 2.0 and round(i.high - i.mean, 6) == round(1.96 * 1.0, 6)
+    hands = [
+        HandSummary(20, "knock", True, False, 5, None, 10),
+        HandSummary(-30, "undercut", True, False, 8, None, 12),
+        HandSummary(-40, "gin", False, True, None, None, 8),
+        HandSummary(0, "void", False, False, None, None, 29),
+    ]
+    a = style_of(hands, "a")
+    assert (a.knock, a.undercut_against, a.gin, a.void) == (0.5, 0.25, 0.0, 0.25)
+    assert a.mean_deadwood_at_knock == 6.5 and a.mean_hand_length == 14.75
+    b = style_of(hands, "b")
+    assert (b.gin, b.undercut, b.knock) == (0.25, 0.25, 0.0)
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "easy",
+            "baseline",
+            "--deals",
+            "5",
+            "--preset",
+            "classic",
+            "--seed",
+            "7",
+            "--no-progress",
+            "--json",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "easy vs baseline: classic, 5 duplicate deal pairs, seed 7" in result.stdout
+    assert "points per hand" in result.stdout and "95 % CI" in result.stdout
+    data = json.loads(out.read_text())
+    assert data["a"] == "easy" and data["pairs"] == 5
+    bad = CliRunner().invoke(main, ["arena", "easy", "genius", "--deals", "1"])
+    assert bad.exit_code == 1 and "unknown AI level 'genius'" in bad.stderr
+
+
+def test_win_table_is_a_sane_probability_model() -> None:
+    table = win_table(100)
+    assert abs(table[100][100] - 0.5) < 1e-9  # symmetric start
+    assert table[10][100] > table[50][100] > table[100][100] > table[100][50]
+    assert table[0][40] == 1.0 and table[40][0] == 0.0
+    for a in range(1, 101, 9):
+        for b in range(1, 101, 9):
+            assert abs(table[a][b] + table[b][a] - 1.0) < 1e-9  # zero-sum
