@@ -200,3 +200,28 @@ def test_hint_for_a_knock_gives_the_undercut_risk() -> None:
     h = hint(state.view(1))
     assert h.action == "knock 2h"
     assert re.fullmatch(r"knock now with 1 deadwood: about \d+ % undercut risk", h.reason)
+
+
+def test_playout_scores_like_the_engine() -> None:
+    """A playout where the player to move knocks at once scores what the engine scores."""
+    from ginrummy.ai.sim import Scoring, playout, score_knock
+
+    sc = Scoring(10, 25, 25, None)
+    seat0 = mask_of(parse_cards("Kc Qs Jd 9h 8s 6d 5c 4h 3d 2c"))  # no melds: 67
+    seat1 = mask_of(parse_cards("As 2s 3s 7h 7d 7c Ah 2h Tc Jc"))
+    stock = [int(c) for c in parse_cards("9c 2d 8h 6h 6c 7s Js Kh Kd Ad 5h 4d Qc Th 8d")]
+    # seat 1 draws 9c (Tc Jc become 9c Tc Jc), discards 2h and knocks with Ah = 1
+    points = playout((seat0, seat1), stock, int(parse_cards("Ks")[0]), 1, sc)
+    knocker = seat1 | 1 << stock[0]
+    knocker &= ~(1 << int(parse_cards("2h")[0]))
+    assert points == -score_knock(knocker, seat0, sc) == -(67 - 1)
+    # the same with the engine
+    state = ginrummy.new_hand(
+        ginrummy.Rules.preset("classic"),
+        0,
+        hands=("Kc Qs Jd 9h 8s 6d 5c 4h 3d 2c", "As 2s 3s 7h 7d 7c Ah 2h Tc Jc"),
+        upcard="Ks",
+        stock="9c 2d 8h 6h 6c 7s Js Kh Kd Ad 5h 4d Qc Th 8d",
+    )
+    state = state.apply("pass").apply("pass").apply("stock").apply("knock 2h")
+    assert state.result is not None and state.result.points == 66 and state.result.winner == 1

@@ -1,9 +1,9 @@
 """Fast playouts of the rest of a hand on card masks, for search.
 
 A determinization (the opponent's hand and the stock order, sampled from beliefs) is played
-to the end with a quick greedy policy on both sides: draw the pile card when it joins a meld
-(or lowers the deadwood a lot), discard the card leaving the least deadwood, knock as soon as
-possible. The result is the hand's points from the searcher's side. Pure functions on masks;
+to the end with a quick greedy policy on both sides (the research baseline's): draw the pile
+card when it joins a meld, discard the card leaving the least deadwood, knock as soon as
+possible (Big Gin is not looked for). The result is the hand's points from the searcher's side. Pure functions on masks;
 no engine objects, so thousands of playouts fit in a decision's time budget.
 """
 
