@@ -19,19 +19,21 @@ hands. No view holds the stock order or a hidden opponent card.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .engine.game import GameOutcome, GameState
-from .engine.hand import Event, HandState
+from .engine.hand import Event, HandState, Phase
 from .engine.result import HandResult
 from .melds import Arrangement, arrange_mask
 from .rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """One seat's view of a hand (``seat is None``: a spectator's)."""
+class PlayerView(NamedTuple):
+    """One seat's view of a hand (``seat is None``: a spectator's).
+
+    An immutable record (a named tuple: built once per decision, so it is cheap to make).
+    """
 
     seat: int | None
     phase: str
@@ -120,6 +122,9 @@ class PlayerView:
         }
 
 
+_PHASE_TEXT = {phase: phase.value for phase in Phase}
+
+
 def view_of(state: HandState, seat: int | None) -> PlayerView:
     """The view of ``state`` for ``seat`` (0, 1, or ``None`` for a spectator)."""
     if seat not in (0, 1, None):
@@ -127,7 +132,7 @@ def view_of(state: HandState, seat: int | None) -> PlayerView:
     ctx = state.context
     return PlayerView(
         seat=seat,
-        phase=state.phase.value,
+        phase=_PHASE_TEXT[state.phase],
         to_act=state.to_act,
         dealer=state.dealer,
         hand=() if seat is None else state.hand(seat),

@@ -6,6 +6,8 @@ package never sees a hand state: it imports views, cards, melds and rules, not t
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from ..cards import FULL_DECK_MASK, parse_card
 from ..rules import Rules
 from ..views import PlayerView
@@ -74,18 +76,8 @@ class Knowledge:
         for c in view.hand:
             hand |= 1 << c
         self.hand = hand
-        self.pile = tuple(int(c) for c in view.discard_pile)
-        pile_mask = 0
-        for p in self.pile:
-            pile_mask |= 1 << p
-        opp_known = 0
-        for c in view.known_cards[opp]:
-            opp_known |= 1 << c
-        self.opp_known = opp_known
-        self.top = self.pile[-1] if self.pile else -1
-        # every card ever face up is now in the pile, in a hand, or known in the opponent's
-        self.unseen = FULL_DECK_MASK & ~(hand | pile_mask | opp_known)
-        self.opp_hidden = view.hand_sizes[opp] - opp_known.bit_count()
+        pile = view.discard_pile
+        self.top = int(pile[-1]) if pile else -1
         self.taken = -1 if view.taken_from_pile is None else int(view.taken_from_pile)
         self.stock_size = view.stock_size
         self.knock_limit = view.knock_limit
@@ -94,6 +86,33 @@ class Knowledge:
         self.my_points = view.points[seat]
         self.opp_points = view.points[opp]
         self._facts: tuple[int, int, int, tuple[tuple[int, int], ...], int, int] | None = None
+
+    @cached_property
+    def pile(self) -> tuple[int, ...]:
+        """The discard pile, bottom first."""
+        return tuple(int(c) for c in self.view.discard_pile)
+
+    @cached_property
+    def opp_known(self) -> int:
+        """Cards the opponent holds that everyone saw it take."""
+        known = 0
+        for c in self.view.known_cards[1 - self.seat]:
+            known |= 1 << c
+        return known
+
+    @cached_property
+    def unseen(self) -> int:
+        """Cards this seat has never seen: the opponent's hidden cards and the stock."""
+        pile_mask = 0
+        for p in self.pile:
+            pile_mask |= 1 << p
+        # every card ever face up is now in the pile, in a hand, or known in the opponent's
+        return FULL_DECK_MASK & ~(self.hand | pile_mask | self.opp_known)
+
+    @cached_property
+    def opp_hidden(self) -> int:
+        """How many of the opponent's cards are hidden."""
+        return self.view.hand_sizes[1 - self.seat] - self.opp_known.bit_count()
 
     @classmethod
     def of(cls, view: PlayerView) -> Knowledge:

@@ -3,8 +3,9 @@
 A determinization (the opponent's hand and the stock order, sampled from beliefs) is played
 to the end with a quick greedy policy on both sides (the research baseline's): draw the pile
 card when it joins a meld, discard the card leaving the least deadwood, knock as soon as
-possible (Big Gin is not looked for). The result is the hand's points from the searcher's side. Pure functions on masks;
-no engine objects, so thousands of playouts fit in a decision's time budget.
+possible (Big Gin is not looked for). The result is the hand's points from the searcher's
+side. Pure functions on masks; no engine objects, so thousands of playouts fit in a
+decision's time budget.
 """
 
 from __future__ import annotations
