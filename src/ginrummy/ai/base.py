@@ -70,6 +70,13 @@ def discard_options(k: Knowledge) -> dict[int, int]:
     return after
 
 
+def least_deadwood_discard(options: dict[int, int]) -> tuple[int, int]:
+    """``(card, deadwood)``: the discard keeping the least deadwood (ties: the higher rank)."""
+    best = min(options.values())
+    card = max((c for c, dw in options.items() if dw == best), key=lambda c: (c % 13, -c))
+    return card, best
+
+
 def end_action(card: int, deadwood: int, knock: bool, limit: int) -> str:
     """``gin C`` with no deadwood, ``knock C`` when asked and allowed, else ``discard C``."""
     if deadwood == 0:

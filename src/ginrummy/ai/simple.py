@@ -6,7 +6,7 @@ from ..actions import DISCARD_TEXT
 from ..cards import POINTS, cards_of
 from ..melds import best_discard_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
-from .base import Player, discard_options, end_action
+from .base import Player, discard_options, end_action, least_deadwood_discard
 from .knowledge import Knowledge, joins_meld
 
 
@@ -56,10 +56,8 @@ class EasyPlayer(Player):
     def discard(self, k: Knowledge, view: PlayerView) -> str:
         best, _ = best_discard_mask(k.hand)
         if best <= k.knock_limit:  # knock (or gin) with the least deadwood
-            options = discard_options(k)
-            best = min(options.values())
+            card, best = least_deadwood_discard(discard_options(k))
             if best <= k.knock_limit:
-                card = max(c for c, dw in options.items() if dw == best)
                 return end_action(card, best, knock=True, limit=k.knock_limit)
         # the highest-point card outside the melds of the best arrangement
         legal = k.hand & ~(1 << k.taken) if k.taken >= 0 else k.hand

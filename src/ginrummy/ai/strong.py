@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..actions import DISCARD_TEXT
 from ..melds import deadwood_after_discards_mask
 from ..views import PlayerView
-from .base import Player, discard_options, end_action
+from .base import Player, discard_options, end_action, least_deadwood_discard
 from .evaluate import OpponentModel, draw_weights, expected_after_draw
 from .knowledge import Knowledge, meld_partners
 from .sim import Scoring, playout, score_knock
@@ -56,11 +56,10 @@ class NormalPlayer(Player):
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
     ) -> str | None:
-        """The ending action to play now, or ``None`` to play on."""
-        best = min(options.values())
+        """The ending action to play now, or ``None`` to play on: knock whenever possible."""
+        card, best = least_deadwood_discard(options)
         if best > k.knock_limit:
             return None
-        card = max((c for c, dw in options.items() if dw == best), key=lambda c: c % 13)
         return end_action(card, best, knock=True, limit=k.knock_limit)
 
     def discard(self, k: Knowledge, view: PlayerView) -> str:
@@ -123,10 +122,9 @@ class HardPlayer(NormalPlayer):
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
     ) -> str | None:
-        best = min(options.values())
+        card, best = least_deadwood_discard(options)
         if best > k.knock_limit:
             return None
-        card = max((c for c, dw in options.items() if dw == best), key=lambda c: c % 13)
         if best == 0 or model is None or k.stock_size <= 2:
             return end_action(card, best, knock=True, limit=k.knock_limit)
         play_on = self.best_discard(k, options, model)
