@@ -105,3 +105,30 @@ def test_installed_entry_point_prints_no_traceback() -> None:
     )
     assert proc.returncode == 1 and "bad card 'Zz'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_verify_proves_every_deal_fair(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run("selfplay", "--seed", "21", "--preset", "classic", "--out", str(path))
+    code, out, err = run("verify", str(path))
+    assert code == 0, err
+    hands = json.loads(path.read_text())["hands"]
+    assert out.count(": fair: seed matches commitment") == len(hands)
+    assert "every action legal, every score matches" in out
+
+
+def test_verify_catches_a_changed_commitment_or_seed(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run("selfplay", "--seed", "22", "--preset", "classic", "--out", str(path))
+    data = json.loads(path.read_text())
+    data["hands"][0]["commitment"] = "0" * 64
+    path.write_text(json.dumps(data))
+    code, out, err = run("verify", str(path))
+    assert code == 1 and "hand 1: UNFAIR: the revealed seed does not match the commitment" in out
+    assert "does not prove every deal fair" in err or "commitment" in err
+    data = json.loads(path.read_text())
+    del data["hands"][0]["commitment"]
+    del data["hands"][0]["seed"]
+    path.write_text(json.dumps(data))
+    code, out, _ = run("verify", str(path))
+    assert code == 1 and "hand 1: NOT VERIFIABLE" in out

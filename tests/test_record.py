@@ -81,6 +81,8 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("deck too short", _set(["hands", 0, "deck"], "As 2s"), "52"),
     ("deck changed", _swap_deck_cards, "hand 1"),
     ("seed does not match", _set(["hands", 0, "seed"], "another seed"), "seed"),
+    ("commitment changed", _set(["hands", 0, "commitment"], "ab" * 32), "commitment"),
+    ("commitment not text", _set(["hands", 0, "commitment"], 5), "commitment"),
     (
         "dealer out of turn",
         lambda d: d["hands"][1].update(dealer=1 - d["hands"][1]["dealer"]),

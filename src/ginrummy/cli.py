@@ -17,6 +17,7 @@ from . import record as rec
 from .cards import format_cards, mask_of, parse_cards, sort_by_rank
 from .engine.hand import HandState
 from .errors import GinRummyError
+from .fairness import check_deal
 from .melds import Arrangement, arrange_mask, best_discard_mask, deadwood_mask
 from .playout import random_game
 from .rules import Rules
@@ -169,6 +170,47 @@ def replay(record_file: str, actions: bool) -> None:
         click.echo("game over:")
         for line in game.outcome.explain():
             click.echo(f"  {line}")
+
+
+@main.command()
+@click.argument("record_file", metavar="RECORD.json", type=click.Path(dir_okay=False))
+@_friendly
+def verify(record_file: str) -> None:
+    """Check that every deal of a game record was fair.
+
+    For each hand: the revealed shuffle seed matches the commitment published before the
+    deal, and it reproduces the deck that was played; then the whole game is replayed. Exit
+    status 0 only when every hand is proven fair.
+    """
+    try:
+        with open(record_file, "rb") as f:
+            data = json.loads(f.read(rec.MAX_RECORD_BYTES + 1))
+    except OSError as exc:
+        raise GinRummyError(
+            f"cannot read {record_file}: {exc.strerror}", "record/invalid"
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise GinRummyError(f"not valid JSON: {exc}", "record/invalid") from None
+    record = rec.from_dict(data)
+    failed = False
+    for number, hand in enumerate(record.hands, start=1):
+        if hand.seed is None or hand.commitment is None:
+            click.echo(f"hand {number}: NOT VERIFIABLE: no commitment and seed recorded")
+            failed = True
+            continue
+        problems = check_deal(hand.commitment, hand.seed, hand.deck)
+        if problems:
+            click.echo(f"hand {number}: UNFAIR: " + "; ".join(problems))
+            failed = True
+        else:
+            click.echo(
+                f"hand {number}: fair: seed matches commitment {hand.commitment[:16]}... "
+                "and reproduces the deck"
+            )
+    rec.replay(record)
+    click.echo(f"replayed {len(record.hands)} hands: every action legal, every score matches")
+    if failed:
+        raise GinRummyError("the record does not prove every deal fair", "record/unfair")
 
 
 @main.command()

@@ -26,6 +26,7 @@ from .cards import Card, parse_cards, shuffled_deck
 from .engine.game import GameState
 from .engine.hand import HandState
 from .errors import GinRummyError, RecordError, RulesError
+from .fairness import commitment
 from .rules import Rules
 
 FORMAT: Final = "ginrummy-record"
@@ -42,6 +43,8 @@ class HandRecord:
     actions: tuple[str, ...]
     seed: str | None = None
     result: dict[str, Any] | None = None
+    commitment: str | None = None
+    """SHA-256 of the seed, published before the deal (see :mod:`ginrummy.fairness`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,7 @@ class GameRecord:
                 {
                     "dealer": h.dealer,
                     "deck": " ".join(str(c) for c in h.deck),
+                    **({"commitment": h.commitment} if h.commitment is not None else {}),
                     **({"seed": h.seed} if h.seed is not None else {}),
                     "actions": list(h.actions),
                     "result": h.result,
@@ -95,6 +99,7 @@ def record_of(game: GameState) -> GameRecord:
                 actions=tuple(e.action for e in hand.history),
                 seed=seed,
                 result=_result_summary(hand),
+                commitment=None if seed is None else commitment(seed),
             )
         )
     outcome = None if game.outcome is None else game.outcome.to_dict()
@@ -143,6 +148,10 @@ def from_dict(data: Any) -> GameRecord:
         _expect(len(deck) == 52, where, f"deck has {len(deck)} cards, not 52")
         seed = h.get("seed")
         _expect(seed is None or isinstance(seed, str), where, "seed must be a string")
+        committed = h.get("commitment")
+        _expect(
+            committed is None or isinstance(committed, str), where, "commitment must be a string"
+        )
         actions = h.get("actions")
         _expect(
             isinstance(actions, list) and all(isinstance(a, str) for a in actions),
@@ -151,7 +160,7 @@ def from_dict(data: Any) -> GameRecord:
         )
         result = h.get("result")
         _expect(result is None or isinstance(result, dict), where, "result must be an object")
-        hands.append(HandRecord(dealer, deck, tuple(actions), seed, result))
+        hands.append(HandRecord(dealer, deck, tuple(actions), seed, result, committed))
     outcome = data.get("outcome")
     _expect(outcome is None or isinstance(outcome, dict), "outcome", "must be an object or null")
     return GameRecord(rules, first, tuple(hands), outcome)
@@ -192,6 +201,12 @@ def replay_states(record: GameRecord) -> Iterator[tuple[int, GameState]]:
             where,
             f"dealer is {h.dealer} but the deal alternates: seat {game.next_dealer} deals",
         )
+        if h.seed is not None and h.commitment is not None:
+            _expect(
+                commitment(h.seed) == h.commitment,
+                where,
+                "the seed does not match the commitment published before the deal",
+            )
         if h.seed is not None:
             _expect(
                 tuple(shuffled_deck(h.seed)) == h.deck,
