@@ -1,0 +1,215 @@
+"""Durable storage: games, deals (with their secret seeds) and moves, via SQLAlchemy.
+
+The move log is the truth: a game's state is rebuilt by replaying its moves through the
+engine, so whatever was stored before a crash is exactly what a restarted server resumes.
+Each move has a version, increasing by one per game; the primary key ``(game_id, version)``
+makes two writers racing for the same version fail instead of both succeeding.
+
+Schema changes go through Alembic migrations (``migrations/``); :func:`open_store` upgrades
+the database to the newest schema when it opens it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("first_dealer", sa.Integer, nullable=False),
+    sa.Column("ai_level", sa.String(16), nullable=True),
+    sa.Column("ai_seat", sa.Integer, nullable=True),
+    sa.Column("token0", sa.String(64), nullable=True),
+    sa.Column("token1", sa.String(64), nullable=True),
+    sa.Column("invite", sa.String(64), nullable=True),
+    sa.Column("name0", sa.String(64), nullable=True),
+    sa.Column("name1", sa.String(64), nullable=True),
+    sa.Column("finished", sa.Boolean, nullable=False, default=False),
+)
+"""One row per game. Seat tokens and the invite are stored as SHA-256 hashes."""
+
+deals = sa.Table(
+    "deals",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("hand", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.String(128), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+)
+"""The secret shuffle seed and its public commitment, per hand (hand numbers from 1)."""
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""Every accepted move in order: ``deal`` (seat null) or an action in the engine notation."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game's stored settings."""
+
+    id: str
+    rules: dict[str, Any]
+    first_dealer: int
+    ai_level: str | None
+    ai_seat: int | None
+    tokens: tuple[str | None, str | None]
+    invite: str | None
+    names: tuple[str | None, str | None]
+    finished: bool
+
+
+class Store:
+    """Reads and writes games; every write is one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add_game(self, row: GameRow, created_at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                games.insert().values(
+                    id=row.id,
+                    created_at=created_at,
+                    rules=json.dumps(row.rules),
+                    first_dealer=row.first_dealer,
+                    ai_level=row.ai_level,
+                    ai_seat=row.ai_seat,
+                    token0=row.tokens[0],
+                    token1=row.tokens[1],
+                    invite=row.invite,
+                    name0=row.names[0],
+                    name1=row.names[1],
+                    finished=row.finished,
+                )
+            )
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
+        if r is None:
+            return None
+        return GameRow(
+            id=r["id"],
+            rules=json.loads(r["rules"]),
+            first_dealer=r["first_dealer"],
+            ai_level=r["ai_level"],
+            ai_seat=r["ai_seat"],
+            tokens=(r["token0"], r["token1"]),
+            invite=r["invite"],
+            names=(r["name0"], r["name1"]),
+            finished=bool(r["finished"]),
+        )
+
+    def set_seat(self, game_id: str, seat: int, token: str, name: str | None) -> bool:
+        """Fill an empty seat (joining by invite); False if it was taken meanwhile."""
+        token_col = games.c.token0 if seat == 0 else games.c.token1
+        values = {
+            "token0" if seat == 0 else "token1": token,
+            "name0" if seat == 0 else "name1": name,
+        }
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                games.update().where(games.c.id == game_id, token_col.is_(None)).values(**values)
+            )
+        return done.rowcount == 1
+
+    def append(
+        self,
+        game_id: str,
+        version: int,
+        entries: list[tuple[int | None, str]],
+        now: float,
+        new_deal: tuple[int, str, str] | None = None,
+        finished: bool = False,
+    ) -> None:
+        """Store moves ``version+1, version+2, ...`` (and a new deal's seed) atomically.
+
+        Raises :class:`sqlalchemy.exc.IntegrityError` if another writer stored any of these
+        versions first.
+        """
+        with self.engine.begin() as conn:
+            if new_deal is not None:
+                hand, seed, commitment = new_deal
+                conn.execute(
+                    deals.insert().values(
+                        game_id=game_id, hand=hand, seed=seed, commitment=commitment
+                    )
+                )
+            for offset, (seat, action) in enumerate(entries, start=1):
+                conn.execute(
+                    moves.insert().values(
+                        game_id=game_id,
+                        version=version + offset,
+                        seat=seat,
+                        action=action,
+                        created_at=now,
+                    )
+                )
+            if finished:
+                conn.execute(games.update().where(games.c.id == game_id).values(finished=True))
+
+    def moves(self, game_id: str) -> list[tuple[int, int | None, str]]:
+        """Every move of a game in order: (version, seat, action)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(moves.c.version, moves.c.seat, moves.c.action)
+                .where(moves.c.game_id == game_id)
+                .order_by(moves.c.version)
+            ).all()
+        return [(int(v), s, a) for v, s, a in rows]
+
+    def deals(self, game_id: str) -> list[tuple[int, str, str]]:
+        """Every deal of a game in order: (hand number, seed, commitment)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(deals.c.hand, deals.c.seed, deals.c.commitment)
+                .where(deals.c.game_id == game_id)
+                .order_by(deals.c.hand)
+            ).all()
+        return [(int(h), s, c) for h, s, c in rows]
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database's schema to the newest migration."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+def open_store(url: str) -> Store:
+    """Open (creating and migrating as needed) the store at a SQLAlchemy URL or a file path.
+
+    ``postgresql://...`` uses PostgreSQL (through psycopg); anything without ``://`` is a
+    SQLite file path.
+    """
+    if "://" not in url:
+        Path(url).parent.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{url}"
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    engine = sa.create_engine(url, future=True)
+    upgrade(engine)
+    return Store(engine)

@@ -1,0 +1,180 @@
+"""The game service over SQLite and PostgreSQL: play, resume, fairness, refusals.
+
+PostgreSQL runs against ``GINRUMMY_PG_URL`` (default: the local server); each test session
+creates and drops its own database. Without a reachable server those tests are skipped,
+unless ``GINRUMMY_REQUIRE_PG=1`` (CI sets it) makes that an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ginrummy
+from ginrummy import record
+from ginrummy.fairness import check_deal
+from ginrummy.server.service import GameService, ServiceError
+from ginrummy.server.store import open_store
+
+PG_URL = os.environ.get("GINRUMMY_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+RULES = dataclasses.replace(ginrummy.Rules.preset("classic"), target=30)
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    import sqlalchemy as sa
+
+    admin_url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    try:
+        admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            name = f"ginrummy_test_{secrets.token_hex(4)}"
+            conn.execute(sa.text(f"CREATE DATABASE {name}"))
+    except Exception as exc:  # no server: skip, unless CI requires it
+        if os.environ.get("GINRUMMY_REQUIRE_PG"):
+            raise
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {exc}")
+    base = PG_URL.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "games.db")
+    url: str = request.getfixturevalue("pg_database")
+    return url
+
+
+def play_randomly(service: GameService, game_id: str, tokens: dict[int, str], seed: int) -> int:
+    """Random legal actions for the human seats until the game ends; returns the actions."""
+    rng = random.Random(seed)
+    count = 0
+    while True:
+        data = service.view(game_id, tokens[next(iter(tokens))])
+        if data["is_over"]:
+            return count
+        to_act = data["hand"]["to_act"]
+        assert to_act in tokens, "the service waits for a seat nobody plays"
+        mine = service.view(game_id, tokens[to_act])["hand"]
+        legal = mine["legal_actions"]
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin", "big-gin")]
+        service.act(game_id, tokens[to_act], rng.choice(enders or legal))
+        count += 1
+        assert count < 5000
+
+
+def test_game_against_the_ai_to_the_end(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="easy", seat=1, name="Ann")
+    assert ticket.seat == 1 and ticket.invite is None
+    actions = play_randomly(service, ticket.game_id, {1: ticket.token}, seed=1)
+    assert actions >= 1  # deals are random (fresh secret seeds): the length varies
+    data = service.view(ticket.game_id, ticket.token)
+    assert data["is_over"] and data["outcome"]["winner"] in (0, 1)
+    assert data["names"] == ["AI (easy)", "Ann"]
+    # the finished game's record replays and every deal is proven fair
+    full = service.record(ticket.game_id)
+    rec = record.loads(json.dumps(full))
+    for hand in rec.hands:
+        assert hand.seed is not None and hand.commitment is not None
+        assert check_deal(hand.commitment, hand.seed, hand.deck) == []
+    assert [f["seed"] for f in data["fairness"]] == [h.seed for h in rec.hands]
+
+
+def test_two_people_by_invite(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    first = service.create_game(RULES, seat=0, name="Ann")
+    assert first.invite is not None
+    with pytest.raises(ServiceError, match="wrong invite"):
+        service.join(first.game_id, "not-the-invite")
+    second = service.join(first.game_id, first.invite, name="Bob")
+    assert second.seat == 1
+    with pytest.raises(ServiceError, match="already has two players"):
+        service.join(first.game_id, first.invite)
+    play_randomly(service, first.game_id, {0: first.token, 1: second.token}, seed=2)
+    assert service.view(first.game_id, None)["is_over"]
+
+
+def test_restart_resumes_exactly(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="normal", seat=0)
+    rng = random.Random(3)
+    for _ in range(7):
+        legal = service.view(ticket.game_id, ticket.token)["hand"]["legal_actions"]
+        service.act(ticket.game_id, ticket.token, rng.choice(legal))
+    before = service.view(ticket.game_id, ticket.token)
+    restarted = GameService(open_store(db_url))  # a new process on the same database
+    assert restarted.view(ticket.game_id, ticket.token) == before
+    play_randomly(restarted, ticket.game_id, {0: ticket.token}, seed=4)
+
+
+def test_views_hide_the_other_seat_and_unrevealed_seeds(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    first = service.create_game(RULES, seat=0)
+    assert first.invite is not None
+    second = service.join(first.game_id, first.invite)
+    game = service._load(first.game_id).state  # the test may look; players may not
+    hand = game.hand
+    assert hand is not None
+    for seat, token in ((0, first.token), (1, second.token), (None, None)):
+        text = json.dumps(service.view(first.game_id, token))
+        hidden = [hand.hand(1 - seat)] if seat is not None else [hand.hand(0), hand.hand(1)]
+        for cards in hidden:
+            for card in cards:
+                assert f'"{card}"' not in text
+        for card in hand.stock:
+            assert f'"{card}"' not in text
+        data = json.loads(text)
+        assert data["fairness"][0]["seed"] is None and len(data["fairness"][0]["commitment"]) == 64
+
+
+def test_refusals_change_nothing(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="easy", seat=0)
+    before = service.view(ticket.game_id, ticket.token)
+    bad: list[tuple[str | None, str, type[Exception]]] = [
+        (ticket.token, "discard Zz", ginrummy.IllegalActionError),
+        (ticket.token, "knock As", ginrummy.IllegalActionError),
+        (None, "stock", ServiceError),
+        ("wrong-token", "stock", ServiceError),
+    ]
+    for token, action, error in bad:
+        with pytest.raises(error):
+            service.act(ticket.game_id, token, action)
+        assert service.view(ticket.game_id, ticket.token) == before
+    with pytest.raises(ServiceError, match="no game"):
+        service.view("nope", None)
+    with pytest.raises(ServiceError, match="not over"):
+        service.record(ticket.game_id)
+    with pytest.raises(ValueError, match="unknown AI level"):
+        service.create_game(RULES, ai_level="genius")
+
+
+def test_two_servers_racing_do_not_fork_a_game(db_url: str) -> None:
+    store_url = db_url
+    one = GameService(open_store(store_url))
+    ticket = one.create_game(RULES, seat=0)
+    assert ticket.invite is not None
+    other_ticket = one.join(ticket.game_id, ticket.invite)
+    two = GameService(open_store(store_url))
+    tokens = {0: ticket.token, 1: other_ticket.token}
+    data: dict[str, Any] = two.view(ticket.game_id, None)  # two loads the game now
+    seat = data["hand"]["to_act"]
+    action = one.view(ticket.game_id, tokens[seat])["hand"]["legal_actions"][0]
+    one.act(ticket.game_id, tokens[seat], action)
+    with pytest.raises(ServiceError, match="changed meanwhile"):
+        two.act(ticket.game_id, tokens[seat], action)  # its copy was stale
+    # after the refusal it reloads: both now agree
+    assert two.view(ticket.game_id, None) == one.view(ticket.game_id, None)
