@@ -283,5 +283,32 @@ def arena(
             json.dump(result.to_dict(), f, indent=2, default=str)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--db",
+    default=None,
+    help="A SQLite file path or a postgresql://... URL (default: games.db in the user's "
+    "data directory).",
+)
+@_friendly
+def serve(host: str, port: int, db: str | None) -> None:
+    """Start the game server on http://HOST:PORT, storing every game in --db."""
+    import platformdirs
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.service import GameService
+    from .server.store import open_store
+
+    if db is None:
+        db = str(platformdirs.user_data_path("ginrummy") / "games.db")
+    shown = db.split("@")[-1] if "://" in db else db  # never print a password
+    click.echo(f"ginrummy server on http://{host}:{port}, games stored in {shown}")
+    app = create_app(GameService(open_store(db)))
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

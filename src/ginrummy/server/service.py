@@ -144,8 +144,12 @@ class GameService:
         """The game as the token's seat (or a spectator) may see it, as plain JSON data."""
         with self._lock:
             live = self._load(game_id)
-            seat = self._seat(live, token)
-            return self._view_dict(live, seat)
+            return self._view_dict(live, self._seat(live, token))
+
+    def view_for_seat(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """:meth:`view` for a seat already authenticated (by a connection's token)."""
+        with self._lock:
+            return self._view_dict(self._load(game_id), seat)
 
     def _view_dict(self, live: _Live, seat: int | None) -> dict[str, Any]:
         view: GameView = live.state.view(seat)
@@ -164,6 +168,18 @@ class GameService:
             for number in range(1, len(live.commitments) + 1)
         ]
         return data
+
+    def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
+        """Moves after version ``since``: ``{"version", "seat", "action"}``. Public as they
+        are: an action's text never names a hidden card (a stock draw is just ``stock``), and
+        a ``deal`` carries no card; cards reach a seat only through its view."""
+        with self._lock:
+            self._load(game_id)
+            return [
+                {"version": v, "seat": seat, "action": action}
+                for v, seat, action in self.store.moves(game_id)
+                if v > since
+            ]
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The full record of a finished game (every card), as in :mod:`ginrummy.record`."""
@@ -184,12 +200,17 @@ class GameService:
         are stored before this returns the new version. An illegal action raises
         :class:`~ginrummy.errors.IllegalActionError` and changes nothing."""
         with self._lock:
+            seat = self._seat(self._load(game_id), token)
+        if seat is None:
+            raise ServiceError(
+                "spectators cannot act; a seat's token is needed", "service/not-a-player"
+            )
+        return self.act_for_seat(game_id, seat, action)
+
+    def act_for_seat(self, game_id: str, seat: int, action: str) -> int:
+        """:meth:`act` for a seat already authenticated (by a connection's token)."""
+        with self._lock:
             live = self._load(game_id)
-            seat = self._seat(live, token)
-            if seat is None:
-                raise ServiceError(
-                    "spectators cannot act; a seat's token is needed", "service/not-a-player"
-                )
             if live.state.is_over:
                 raise IllegalActionError("the game is over", code="game/over")
             state = live.state.apply(action, seat)  # raises without side effects

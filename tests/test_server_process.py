@@ -1,0 +1,258 @@
+"""The real server process on 127.0.0.1: a game over WebSockets, bad input, SIGKILL restart."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``ginrummy serve`` in a child process."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ginrummy.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    @contextlib.contextmanager
+    def ws(self, game_id: str, token: str | None) -> Iterator[ClientConnection]:
+        """A WebSocket to a game, authenticated with ``token`` (None: a spectator)."""
+        with connect(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", open_timeout=10) as conn:
+            conn.send(json.dumps({"type": "auth", "token": token}))
+            yield conn
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "games.db")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def receive(conn: ClientConnection, kind: str | None = None) -> dict[str, Any]:
+    """The next message of type ``kind`` (any type if None); an unexpected error fails."""
+    while True:
+        message: dict[str, Any] = json.loads(conn.recv(timeout=30))
+        if kind is None or message["type"] == kind:
+            return message
+        assert message["type"] != "error", message
+
+
+def receive_view_or_limit(conn: ClientConnection) -> dict[str, Any] | None:
+    """The next view, or None when the server said to slow down."""
+    while True:
+        message: dict[str, Any] = json.loads(conn.recv(timeout=30))
+        if message["type"] == "view":
+            view: dict[str, Any] = message["view"]
+            return view
+        if message["type"] == "error":
+            assert message["code"] == "ws/rate-limited", message
+            return None
+
+
+def wait_presence(conn: ClientConnection, connected: list[bool]) -> None:
+    """Read presence messages until one says ``connected`` (a few may come first)."""
+    for _ in range(10):
+        if receive(conn, "presence")["connected"] == connected:
+            return
+    raise AssertionError(f"never saw presence {connected}")
+
+
+def new_game(srv: Server, **body: Any) -> dict[str, Any]:
+    r = httpx.post(f"{srv.base}/api/games", json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def play_over_ws(srv: Server, ticket: dict[str, Any], seed: int, max_actions: int = 3000) -> int:
+    """Random legal play for the ticket's seat over its WebSocket until the game ends."""
+    rng = random.Random(seed)
+    actions = 0
+    with srv.ws(ticket["game_id"], ticket["token"]) as conn:
+        view = receive(conn, "hello")["view"]
+        while not view["is_over"]:
+            hand = view["hand"]
+            if hand["to_act"] == ticket["seat"]:
+                legal = hand["legal_actions"]
+                enders = [a for a in legal if a.split()[0] in ("knock", "gin", "big-gin")]
+                conn.send(json.dumps({"type": "action", "action": rng.choice(enders or legal)}))
+                actions += 1
+                assert actions < max_actions
+            message = receive_view_or_limit(conn)
+            if message is None:  # rate limited: a bot is faster than people; wait and retry
+                time.sleep(0.3)
+                continue
+            view = message
+    return actions
+
+
+def test_whole_game_against_each_ai_level_over_websockets(server: Server) -> None:
+    for n, level in enumerate(("easy", "normal", "hard", "expert", "master")):
+        ticket = new_game(server, opponent="ai", level=level, preset="classic", seat=n % 2)
+        assert play_over_ws(server, ticket, seed=n) >= 1
+        view = httpx.get(
+            f"{server.base}/api/games/{ticket['game_id']}",
+            headers={"Authorization": f"Bearer {ticket['token']}"},
+            timeout=30,
+        ).json()
+        assert view["is_over"] and view["outcome"] is not None
+        record = httpx.get(f"{server.base}/api/games/{ticket['game_id']}/record", timeout=30)
+        assert record.status_code == 200 and record.json()["outcome"] == view["outcome"]
+
+
+def test_bad_input_gets_an_error_and_changes_nothing(server: Server) -> None:
+    ticket = new_game(server, opponent="ai", level="easy", preset="classic", seat=0)
+    gid = ticket["game_id"]
+    with server.ws(gid, ticket["token"]) as conn:
+        before = receive(conn, "hello")["view"]
+        bad = [
+            ("{not json", "ws/malformed"),
+            ("[1, 2]", "ws/malformed"),
+            (json.dumps({"type": "dance"}), "ws/unknown-type"),
+            (json.dumps({"type": "action", "action": 7}), "ws/malformed"),
+            (json.dumps({"type": "action", "action": "discard Zz"}), "action/syntax"),
+            (json.dumps({"type": "action", "action": "knock As"}), "action/"),
+            ("x" * 5000, "ws/too-large"),
+        ]
+        for text, code in bad:
+            conn.send(text)
+            reply = receive(conn, "error")
+            assert reply["code"].startswith(code), reply
+        conn.send(json.dumps({"type": "ping"}))
+        assert receive(conn)["type"] == "pong"  # the connection is still usable
+        after = httpx.get(
+            f"{server.base}/api/games/{gid}",
+            headers={"Authorization": f"Bearer {ticket['token']}"},
+        ).json()
+        assert after == before
+        # a flood is rate limited, and the connection survives it
+        for _ in range(40):
+            conn.send(json.dumps({"type": "ping"}))
+        replies = [receive(conn) for _ in range(40)]
+        assert any(r.get("code") == "ws/rate-limited" for r in replies)
+    # a first message that is not auth is refused
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{gid}") as raw:
+        raw.send(json.dumps({"type": "action", "action": "stock"}))
+        assert json.loads(raw.recv(timeout=10))["code"] == "ws/auth-first"
+    # wrong tokens only watch
+    with server.ws(gid, "wrong-token") as spectator:
+        assert receive(spectator, "hello")["seat"] is None
+        spectator.send(json.dumps({"type": "action", "action": "stock"}))
+        assert receive(spectator, "error")["code"] == "service/not-a-player"
+    assert httpx.get(f"{server.base}/api/games/nope").status_code == 404
+    r = httpx.post(f"{server.base}/api/games", json={"opponent": "ai", "level": "genius"})
+    assert r.status_code == 400
+
+
+def test_sigkill_mid_hand_loses_no_accepted_action(server: Server) -> None:
+    ticket = new_game(server, opponent="ai", level="normal", preset="tournament", seat=0)
+    gid, token = ticket["game_id"], ticket["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(5)
+    for _ in range(6):
+        view = httpx.get(f"{server.base}/api/games/{gid}", headers=headers).json()
+        if view["is_over"]:
+            break
+        action = rng.choice(view["hand"]["legal_actions"])
+        r = httpx.post(
+            f"{server.base}/api/games/{gid}/actions",
+            json={"action": action},
+            headers=headers,
+            timeout=30,
+        )
+        assert r.status_code == 200
+    before = httpx.get(f"{server.base}/api/games/{gid}", headers=headers).json()
+    server.kill()
+    server.start()  # same database
+    after = httpx.get(f"{server.base}/api/games/{gid}", headers=headers).json()
+    assert after == before
+    events = httpx.get(f"{server.base}/api/games/{gid}/events", params={"since": 0}).json()
+    assert [e["version"] for e in events] == list(range(1, before["version"] + 1))
+    if not after["is_over"]:
+        assert play_over_ws(server, ticket, seed=6) >= 1
+
+
+def test_reconnect_gets_what_it_missed(server: Server) -> None:
+    first = new_game(server, opponent="human", preset="classic", seat=0)
+    second = httpx.post(
+        f"{server.base}/api/games/{first['game_id']}/join", json={"invite": first["invite"]}
+    ).json()
+    gid = first["game_id"]
+    with server.ws(gid, second["token"]) as b:
+        with server.ws(gid, first["token"]) as a:
+            seen = receive(a, "hello")["view"]["version"]
+            assert receive(b, "hello")["seat"] == 1
+            wait_presence(a, [True, True])
+        wait_presence(b, [False, True])  # seat 0 dropped: seat 1 is told
+        state = httpx.get(
+            f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {second['token']}"}
+        ).json()
+        if state["hand"]["to_act"] == 1:
+            b.send(json.dumps({"type": "action", "action": state["hand"]["legal_actions"][0]}))
+            receive(b, "view")
+        with server.ws(gid, first["token"]) as a:
+            receive(a, "hello")
+            a.send(json.dumps({"type": "sync", "since": seen}))
+            sync = receive(a, "sync")
+    assert [e["version"] for e in sync["events"]] == list(
+        range(seen + 1, sync["view"]["version"] + 1)
+    )
