@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,10 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
+
+import ginrummy
+from ginrummy import record
+from ginrummy.cards import mask_of
 
 
 def free_port() -> int:
@@ -94,6 +99,37 @@ def receive(conn: ClientConnection, kind: str | None = None) -> dict[str, Any]:
         if kind is None or message["type"] == kind:
             return message
         assert message["type"] != "error", message
+
+
+def greedy_action(view: dict[str, Any]) -> str:
+    """A quick player on a view's JSON (like the research baseline): draw the pile card when
+    it joins a meld, discard to the least deadwood, knock as soon as possible."""
+    from ginrummy.ai.knowledge import joins_meld
+    from ginrummy.melds import deadwood_after_discards_mask
+
+    hand = view["hand"]
+    legal = hand["legal_actions"]
+    if len(legal) == 1:
+        return str(legal[0])
+    mask = mask_of(ginrummy.parse_cards(" ".join(hand["hand"])))
+    if hand["phase"] in ("upcard-offer", "upcard-dealer", "draw"):
+        top = int(ginrummy.parse_card(hand["discard_pile"][-1]))
+        wants = joins_meld(top, mask)
+        if "take" in legal:
+            return "take" if wants else "pass"
+        return "pile" if wants else "stock"
+    if "big-gin" in legal:
+        return "big-gin"
+    options = deadwood_after_discards_mask(mask)
+    taken = hand["taken_from_pile"]
+    if taken is not None:
+        options.pop(int(ginrummy.parse_card(taken)))
+    card = min(options, key=lambda c: (options[c], -(c % 13)))
+    name = str(ginrummy.DECK[card])
+    for kind in ("gin", "knock"):
+        if f"{kind} {name}" in legal:
+            return f"{kind} {name}"
+    return f"discard {name}"
 
 
 def receive_view_or_limit(conn: ClientConnection) -> dict[str, Any] | None:
@@ -256,3 +292,85 @@ def test_reconnect_gets_what_it_missed(server: Server) -> None:
     assert [e["version"] for e in sync["events"]] == list(
         range(seen + 1, sync["view"]["version"] + 1)
     )
+
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][shdc])(?![A-Za-z0-9])")
+
+
+def states_by_version(full_record: dict[str, Any]) -> dict[int, ginrummy.GameState]:
+    """The game state after every stored version, from the finished game's record."""
+    rec = record.from_dict(full_record)
+    # each state follows one stored move (a deal or an action): versions count from 1
+    return {version: state for version, (_, state) in enumerate(record.replay_states(rec), start=1)}
+
+
+def test_two_people_over_websockets_and_nothing_leaks(server: Server) -> None:
+    first = new_game(server, opponent="human", preset="classic", seat=0, name="Ann")
+    gid = first["game_id"]
+    second = httpx.post(
+        f"{server.base}/api/games/{gid}/join", json={"invite": first["invite"], "name": "Bob"}
+    ).json()
+    tokens = {0: first["token"], 1: second["token"]}
+    received: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    with server.ws(gid, tokens[0]) as a, server.ws(gid, tokens[1]) as b:
+        conns = {0: a, 1: b}
+        views: dict[int, dict[str, Any]] = {}
+        for seat in (0, 1):
+            hello = receive(conns[seat], "hello")
+            received[seat].append(hello)
+            views[seat] = hello["view"]
+        actions = 0
+        while not views[0]["is_over"]:
+            latest = max(views.values(), key=lambda v: v["version"])
+            seat = latest["hand"]["to_act"]
+            action = greedy_action(views[seat])
+            conns[seat].send(json.dumps({"type": "action", "action": action}))
+            actions += 1
+            assert actions < 4000
+            limited = False
+            for s in (seat, 1 - seat):  # every action reaches both seats, each its own view
+                while True:
+                    message = json.loads(conns[s].recv(timeout=30))
+                    received[s].append(message)
+                    if message["type"] == "view":
+                        views[s] = message["view"]
+                        break
+                    if message["type"] == "error":
+                        assert message["code"] == "ws/rate-limited", message
+                        limited = True
+                        break
+                if limited:  # refused, so nothing reached the other seat: wait and retry
+                    time.sleep(0.3)
+                    break
+    full = httpx.get(f"{server.base}/api/games/{gid}/record").json()
+    states = states_by_version(full)
+    checked = 0
+    for seat in (0, 1):
+        for message in received[seat]:
+            view = message.get("view")
+            if not view:
+                continue
+            game = states[view["version"]]
+            hand = game.hand
+            assert hand is not None
+            if hand.is_over:
+                continue  # both hands are revealed at the end
+            other = 1 - seat
+            hidden = set(hand.hand(other)) - set(hand.known_cards(other)) | set(hand.stock)
+            # past hands' results show both hands, revealed at their end: leave them out
+            current = {k: v for k, v in message.items() if k != "view"}
+            current["view"] = {k: v for k, v in view.items() if k != "results"}
+            seen = {ginrummy.parse_card(t) for t in CARD.findall(json.dumps(current))}
+            assert not seen & hidden, f"seat {seat} was sent hidden cards {seen & hidden}"
+            seeds = [f["seed"] for f in view["fairness"]]
+            assert seeds[-1] is None  # the current hand's seed is still secret
+            checked += 1
+    assert checked > 20
+    # every hand's deal is proven fair by its revealed seed
+    code = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "verify", "/dev/stdin"],
+        input=json.dumps(full).encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert code.returncode == 0, code.stdout.decode() + code.stderr.decode()
