@@ -1,5 +1,44 @@
+"""Shared fixtures: the database URLs the server tests run against."""
+
+import os
+import secrets
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 # tests/oracle.py and other helpers are imported as plain modules
 sys.path.insert(0, str(Path(__file__).parent))
+
+PG_URL = os.environ.get("GINRUMMY_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    import sqlalchemy as sa
+
+    admin_url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    try:
+        admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            name = f"ginrummy_test_{secrets.token_hex(4)}"
+            conn.execute(sa.text(f"CREATE DATABASE {name}"))
+    except Exception as exc:  # no server: skip, unless CI requires it
+        if os.environ.get("GINRUMMY_REQUIRE_PG"):
+            raise
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {exc}")
+    base = PG_URL.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store: a SQLite file, or a PostgreSQL database of this test session."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.db")
+    url: str = request.getfixturevalue("pg_database")
+    return url

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,7 +32,7 @@ def free_port() -> int:
 class Server:
     """``ginrummy serve`` in a child process."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: str) -> None:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -85,8 +84,9 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.db")
+def server(db_url: str) -> Iterator[Server]:
+    """A server process on a fresh store (each test runs on SQLite and on PostgreSQL)."""
+    srv = Server(db_url)
     srv.start()
     yield srv
     srv.stop()

@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
-import secrets
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,37 +20,7 @@ from ginrummy.fairness import check_deal
 from ginrummy.server.service import GameService, ServiceError
 from ginrummy.server.store import open_store
 
-PG_URL = os.environ.get("GINRUMMY_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 RULES = dataclasses.replace(ginrummy.Rules.preset("classic"), target=30)
-
-
-@pytest.fixture(scope="session")
-def pg_database() -> Iterator[str]:
-    import sqlalchemy as sa
-
-    admin_url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
-    try:
-        admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            name = f"ginrummy_test_{secrets.token_hex(4)}"
-            conn.execute(sa.text(f"CREATE DATABASE {name}"))
-    except Exception as exc:  # no server: skip, unless CI requires it
-        if os.environ.get("GINRUMMY_REQUIRE_PG"):
-            raise
-        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {exc}")
-    base = PG_URL.rsplit("/", 1)[0]
-    yield f"{base}/{name}"
-    with admin.connect() as conn:
-        conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-    admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    url: str = request.getfixturevalue("pg_database")
-    return url
 
 
 def play_randomly(service: GameService, game_id: str, tokens: dict[int, str], seed: int) -> int:
