@@ -292,8 +292,15 @@ def arena(
     help="A SQLite file path or a postgresql://... URL (default: games.db in the user's "
     "data directory).",
 )
+@click.option(
+    "--max-rate",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Messages a second each WebSocket may send (bursts of twice that).",
+)
 @_friendly
-def serve(host: str, port: int, db: str | None) -> None:
+def serve(host: str, port: int, db: str | None, max_rate: float) -> None:
     """Start the game server on http://HOST:PORT, storing every game in --db."""
     import platformdirs
     import uvicorn
@@ -306,7 +313,7 @@ def serve(host: str, port: int, db: str | None) -> None:
         db = str(platformdirs.user_data_path("ginrummy") / "games.db")
     shown = db.split("@")[-1] if "://" in db else db  # never print a password
     click.echo(f"ginrummy server on http://{host}:{port}, games stored in {shown}")
-    app = create_app(GameService(open_store(db)))
+    app = create_app(GameService(open_store(db)), rate_per_second=max_rate, burst=2 * max_rate)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
 

@@ -25,6 +25,11 @@ from ..errors import GinRummyError
 from ..rules import Rules
 from .service import GameService
 
+try:  # Starlette >= 0.47 names the error for using a socket that is already closed
+    from starlette.websockets import WebSocketDisconnected as _SOCKET_GONE
+except ImportError:  # pragma: no cover - older Starlette raises a plain RuntimeError
+    _SOCKET_GONE = RuntimeError  # type: ignore[misc, assignment]
+
 MAX_MESSAGE_BYTES = 2048
 """Largest WebSocket message accepted from a client."""
 RATE_PER_SECOND = 10.0
@@ -74,13 +79,15 @@ def _http_error(exc: GinRummyError) -> HTTPException:
 class _Client:
     websocket: WebSocket
     seat: int | None
+    rate: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
     tokens: float = RATE_BURST
     last: float = field(default_factory=time.monotonic)
 
     def allow(self) -> bool:
-        """Token bucket: refill at ``RATE_PER_SECOND``, spend one per message."""
+        """Token bucket: refill at ``rate`` a second up to ``burst``; one per message."""
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.last) * RATE_PER_SECOND)
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:
             return False
@@ -88,8 +95,11 @@ class _Client:
         return True
 
 
-def create_app(service: GameService) -> FastAPI:
-    """The ASGI app serving ``service``."""
+def create_app(
+    service: GameService, rate_per_second: float = RATE_PER_SECOND, burst: float = RATE_BURST
+) -> FastAPI:
+    """The ASGI app serving ``service``; each WebSocket may send ``rate_per_second`` messages
+    a second sustained, ``burst`` at once."""
     app = FastAPI(
         title="ginrummy",
         description="Gin Rummy game server: create and join games, act, watch.",
@@ -200,7 +210,7 @@ def create_app(service: GameService) -> FastAPI:
         ok, seat = await authenticate(websocket, game_id)
         if not ok:
             return
-        client = _Client(websocket, seat)
+        client = _Client(websocket, seat, rate_per_second, burst, burst)
         clients[game_id].add(client)
         try:
             await websocket.send_json(
@@ -216,8 +226,8 @@ def create_app(service: GameService) -> FastAPI:
                 reply = await handle(game_id, client, text)
                 if reply is not None:
                     await websocket.send_json(reply)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, _SOCKET_GONE):
+            pass  # the client left (or a send to it failed and closed the socket)
         finally:
             clients[game_id].discard(client)
             if not clients[game_id]:
