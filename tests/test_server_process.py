@@ -374,3 +374,27 @@ def test_two_people_over_websockets_and_nothing_leaks(server: Server) -> None:
         check=False,
     )
     assert code.returncode == 0, code.stdout.decode() + code.stderr.decode()
+
+
+def test_players_over_http(server: Server) -> None:
+    player = httpx.post(f"{server.base}/api/players", json={"name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {player['token']}"}
+    ticket = httpx.post(
+        f"{server.base}/api/games",
+        json={"opponent": "ai", "level": "easy", "preset": "classic"},
+        headers=auth,
+    ).json()
+    games = httpx.get(f"{server.base}/api/players/me/games", headers=auth).json()
+    assert [g["game_id"] for g in games] == [ticket["game_id"]]
+    assert games[0]["names"][0] == "Ann" and not games[0]["finished"]
+    # the player token opens the seat too
+    view = httpx.get(f"{server.base}/api/games/{ticket['game_id']}", headers=auth).json()
+    assert view["seat"] == 0 and view["hand"]["hand"]
+    stats = httpx.get(f"{server.base}/api/players/me/stats", headers=auth).json()
+    assert stats["games"] == 0 and stats["name"] == "Ann"
+    bad = httpx.get(
+        f"{server.base}/api/players/me/stats", headers={"Authorization": "Bearer nobody"}
+    )
+    assert bad.status_code == 403 and bad.json()["detail"]["code"] == "service/bad-player"
+    spec = httpx.get(f"{server.base}/openapi.json").json()
+    assert "/api/players/me/games" in spec["paths"] and "/api/games" in spec["paths"]

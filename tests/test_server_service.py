@@ -146,3 +146,33 @@ def test_two_servers_racing_do_not_fork_a_game(db_url: str) -> None:
         two.act(ticket.game_id, tokens[seat], action)  # its copy was stale
     # after the refusal it reloads: both now agree
     assert two.view(ticket.game_id, None) == one.view(ticket.game_id, None)
+
+
+def test_players_list_and_resume_their_games_and_get_statistics(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ann_id, ann = service.create_player("Ann")
+    _, bob = service.create_player("Bob")
+    against_ai = service.create_game(RULES, ai_level="easy", seat=0, player_token=ann)
+    between = service.create_game(RULES, seat=1, player_token=ann)
+    assert between.invite is not None
+    service.join(between.game_id, between.invite, player_token=bob)
+    games = service.games_of(ann)
+    assert [g["game_id"] for g in games] == [against_ai.game_id, between.game_id]
+    assert [g["seat"] for g in games] == [0, 1]
+    assert games[0]["names"] == ["Ann", "AI (easy)"] and not games[0]["finished"]
+    # the player's own token opens their seat in every game (resume from anywhere)
+    assert service.seat_of(between.game_id, ann) == 1
+    assert service.seat_of(between.game_id, bob) == 0
+    play_randomly(service, against_ai.game_id, {0: ann}, seed=7)
+    stats = service.stats(ann)
+    game = service._load(against_ai.game_id).state
+    assert stats["player_id"] == ann_id and stats["name"] == "Ann"
+    assert stats["games"] == 1 and stats["wins"] == int(game.outcome.winner == 0)  # type: ignore[union-attr]
+    assert stats["points"] == game.points[0]
+    my = [r for r in game.results if r.knocker == 0 and r.kind in ("knock", "undercut")]
+    assert stats["knocks"] == len(my)
+    if my:
+        assert stats["average_deadwood_at_knock"] == sum(r.deadwood[0] for r in my) / len(my)
+    assert service.games_of(ann)[0]["finished"]
+    with pytest.raises(ServiceError, match="unknown player"):
+        service.stats("not-a-player")

@@ -56,23 +56,31 @@ class Join(BaseModel):
     name: str | None = Field(None, max_length=40)
 
 
+class NewPlayer(BaseModel):
+    """Register a player: the answer's token stands for them in all their games."""
+
+    name: str | None = Field(None, max_length=40)
+
+
 class ActionIn(BaseModel):
     """An action in the engine's notation, e.g. ``discard 7h``."""
 
     action: str = Field(..., max_length=40)
 
 
+_STATUS = {
+    "service/no-game": 404,
+    "service/not-a-player": 403,
+    "service/bad-invite": 403,
+    "service/bad-player": 403,
+    "service/full": 409,
+    "service/conflict": 409,
+}
+
+
 def _http_error(exc: GinRummyError) -> HTTPException:
-    status = (
-        404
-        if exc.code == "service/no-game"
-        else 403
-        if exc.code in ("service/not-a-player", "service/bad-invite")
-        else 409
-        if exc.code in ("service/full", "service/conflict")
-        else 400
-    )
-    return HTTPException(status, {"code": exc.code, "message": exc.message})
+    """Our error as an HTTP error: its stable code and message, status by code (else 400)."""
+    return HTTPException(_STATUS.get(exc.code, 400), {"code": exc.code, "message": exc.message})
 
 
 @dataclass(eq=False)
@@ -133,9 +141,32 @@ def create_app(
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    @app.post("/api/players")
+    def new_player(body: NewPlayer) -> dict[str, Any]:
+        """Register a player; keep the token secret (it opens all the player's games)."""
+        player_id, token = service.create_player(body.name)
+        return {"player_id": player_id, "token": token}
+
+    @app.get("/api/players/me/games")
+    def my_games(authorization: str | None = Header(None)) -> list[dict[str, Any]]:
+        """The bearer player's games, open and finished."""
+        try:
+            return service.games_of(_bearer(authorization) or "")
+        except GinRummyError as exc:
+            raise _http_error(exc) from None
+
+    @app.get("/api/players/me/stats")
+    def my_stats(authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The bearer player's statistics over finished games."""
+        try:
+            return service.stats(_bearer(authorization) or "")
+        except GinRummyError as exc:
+            raise _http_error(exc) from None
+
     @app.post("/api/games")
-    def new_game(body: NewGame) -> dict[str, Any]:
-        """Create a game; the answer holds the creator's seat token (keep it secret)."""
+    def new_game(body: NewGame, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Create a game; the answer holds the creator's seat token (keep it secret). With a
+        player's bearer token the seat is also theirs, listed among their games."""
         try:
             rules = Rules.preset(body.preset)
             ticket = service.create_game(
@@ -143,6 +174,7 @@ def create_app(
                 ai_level=body.level if body.opponent == "ai" else None,
                 seat=body.seat,
                 name=body.name,
+                player_token=_bearer(authorization),
             )
         except GinRummyError as exc:
             raise _http_error(exc) from None
@@ -156,10 +188,10 @@ def create_app(
         }
 
     @app.post("/api/games/{game_id}/join")
-    def join(game_id: str, body: Join) -> dict[str, Any]:
-        """Take the free seat of a game between people."""
+    def join(game_id: str, body: Join, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Take the free seat of a game between people (as the bearer player, if any)."""
         try:
-            ticket = service.join(game_id, body.invite, body.name)
+            ticket = service.join(game_id, body.invite, body.name, _bearer(authorization))
         except GinRummyError as exc:
             raise _http_error(exc) from None
         return {"game_id": ticket.game_id, "seat": ticket.seat, "token": ticket.token}

@@ -71,6 +71,8 @@ class GameService:
         self.store = store
         self.clock = clock
         self._live: dict[str, _Live] = {}
+        self._players: dict[str, str] = {}
+        """Player token hash -> player id, for the tokens seen so far."""
         self._lock = threading.Lock()
 
     # --- creating and joining -------------------------------------------------------------
@@ -82,6 +84,7 @@ class GameService:
         ai_level: str | None = None,
         seat: int = 0,
         name: str | None = None,
+        player_token: str | None = None,
     ) -> SeatTicket:
         """A new game: against ``ai_level`` (the person at ``seat``) or, with no level, for two
         people (the creator at ``seat``; the other joins with the ticket's invite)."""
@@ -89,6 +92,9 @@ class GameService:
             raise ServiceError("seat must be 0 or 1", "service/bad-seat")
         if ai_level is not None:
             player(ai_level)  # unknown levels fail here, before anything is stored
+        owner = self._player(player_token) if player_token else None
+        if owner is not None and name is None:
+            name = owner[1]
         game_id = secrets.token_hex(16)
         token = secrets.token_urlsafe(24)
         invite = None if ai_level is not None else secrets.token_urlsafe(24)
@@ -108,6 +114,10 @@ class GameService:
             invite=None if invite is None else _hash(invite),
             names=(names[0], names[1]),
             finished=False,
+            players=(
+                owner[0] if owner is not None and seat == 0 else None,
+                owner[0] if owner is not None and seat == 1 else None,
+            ),
         )
         with self._lock:
             self.store.add_game(row, self.clock())
@@ -116,8 +126,17 @@ class GameService:
             self._advance(live)
         return SeatTicket(game_id, seat, token, invite)
 
-    def join(self, game_id: str, invite: str, name: str | None = None) -> SeatTicket:
+    def join(
+        self,
+        game_id: str,
+        invite: str,
+        name: str | None = None,
+        player_token: str | None = None,
+    ) -> SeatTicket:
         """Take the free seat of a game between people with its invite token."""
+        owner = self._player(player_token) if player_token else None
+        if owner is not None and name is None:
+            name = owner[1]
         with self._lock:
             live = self._load(game_id)
             row = live.row
@@ -128,7 +147,8 @@ class GameService:
                 raise ServiceError("this game already has two players", "service/full")
             seat = free[0]
             token = secrets.token_urlsafe(24)
-            if not self.store.set_seat(game_id, seat, _hash(token), name):
+            owner_id = None if owner is None else owner[0]
+            if not self.store.set_seat(game_id, seat, _hash(token), name, owner_id):
                 raise ServiceError("this game already has two players", "service/full")
             self._live.pop(game_id, None)  # reload the row with the new seat
         return SeatTicket(game_id, seat, token)
@@ -266,13 +286,108 @@ class GameService:
     # --- loading --------------------------------------------------------------------------
 
     def _seat(self, live: _Live, token: str | None) -> int | None:
-        if token:
-            digest = _hash(token)
+        """The seat a seat token, or the token of the player holding a seat, stands for."""
+        if not token:
+            return None
+        digest = _hash(token)
+        for seat in (0, 1):
+            stored = live.row.tokens[seat]
+            if stored is not None and secrets.compare_digest(stored, digest):
+                return seat
+        owner = self._player_by_hash(digest)
+        if owner is not None:
             for seat in (0, 1):
-                stored = live.row.tokens[seat]
-                if stored is not None and secrets.compare_digest(stored, digest):
+                if live.row.players[seat] == owner:
                     return seat
         return None
+
+    def _player_by_hash(self, digest: str) -> str | None:
+        if digest not in self._players:
+            found = self.store.player_by_token(digest)
+            if found is None:
+                return None  # unknown tokens are not cached: they may be seat tokens
+            self._players[digest] = found[0]
+        return self._players[digest]
+
+    def _player(self, token: str | None) -> tuple[str, str | None]:
+        found = self.store.player_by_token(_hash(token)) if token else None
+        if found is None:
+            raise ServiceError("unknown player token", "service/bad-player")
+        return found
+
+    # --- players --------------------------------------------------------------------------
+
+    def create_player(self, name: str | None = None) -> tuple[str, str]:
+        """A new player: ``(player id, player token)``. The token stands for the player in
+        every game they create or join with it, so they can list and resume them."""
+        player_id = secrets.token_hex(16)
+        token = secrets.token_urlsafe(24)
+        self.store.add_player(player_id, name, _hash(token), self.clock())
+        return player_id, token
+
+    def games_of(self, player_token: str) -> list[dict[str, Any]]:
+        """The player's games, oldest first: open ones and finished ones, with the scores."""
+        player_id, _ = self._player(player_token)
+        out = []
+        with self._lock:
+            for game_id in self.store.games_of(player_id):
+                live = self._load(game_id)
+                seat = 0 if live.row.players[0] == player_id else 1
+                state = live.state
+                outcome = state.outcome
+                out.append(
+                    {
+                        "game_id": game_id,
+                        "seat": seat,
+                        "names": list(live.row.names),
+                        "rules": state.rules.name,
+                        "ai_level": live.row.ai_level,
+                        "points": list(state.points),
+                        "hands_won": list(state.hands_won),
+                        "finished": state.is_over,
+                        "winner": None if outcome is None else outcome.winner,
+                        "version": live.version,
+                    }
+                )
+        return out
+
+    def stats(self, player_token: str) -> dict[str, Any]:
+        """The player's statistics over finished games: games, wins, points, gins, undercuts,
+        knocks and average deadwood at knock."""
+        player_id, name = self._player(player_token)
+        games = wins = drawn = points = gins = undercuts = knocks = 0
+        knock_deadwood = 0
+        with self._lock:
+            for game_id in self.store.games_of(player_id):
+                live = self._load(game_id)
+                state = live.state
+                if not state.is_over or state.outcome is None:
+                    continue
+                seat = 0 if live.row.players[0] == player_id else 1
+                games += 1
+                wins += state.outcome.winner == seat
+                drawn += state.outcome.winner is None
+                points += state.points[seat]
+                for result in state.results:
+                    if result.knocker == seat and result.kind in ("gin", "big-gin"):
+                        gins += 1
+                    if result.kind == "undercut" and result.winner == seat:
+                        undercuts += 1
+                    if result.knocker == seat and result.kind in ("knock", "undercut"):
+                        knocks += 1
+                        knock_deadwood += result.deadwood[seat]
+        return {
+            "player_id": player_id,
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "drawn": drawn,
+            "points": points,
+            "gins": gins,
+            "undercuts": undercuts,
+            "knocks": knocks,
+            "average_deadwood_at_knock": knock_deadwood / knocks if knocks else None,
+        }
 
     def _load(self, game_id: str) -> _Live:
         live = self._live.get(game_id)

@@ -36,8 +36,21 @@ games = sa.Table(
     sa.Column("name0", sa.String(64), nullable=True),
     sa.Column("name1", sa.String(64), nullable=True),
     sa.Column("finished", sa.Boolean, nullable=False, default=False),
+    sa.Column("player0", sa.String(32), nullable=True, index=True),
+    sa.Column("player1", sa.String(32), nullable=True, index=True),
 )
-"""One row per game. Seat tokens and the invite are stored as SHA-256 hashes."""
+"""One row per game. Seat tokens and the invite are stored as SHA-256 hashes; ``player0``
+and ``player1`` name the players holding the seats, when known."""
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""A player: a name and the SHA-256 of the token that stands for them in all their games."""
 
 deals = sa.Table(
     "deals",
@@ -74,6 +87,7 @@ class GameRow:
     invite: str | None
     names: tuple[str | None, str | None]
     finished: bool
+    players: tuple[str | None, str | None] = (None, None)
 
 
 class Store:
@@ -98,6 +112,8 @@ class Store:
                     name0=row.names[0],
                     name1=row.names[1],
                     finished=row.finished,
+                    player0=row.players[0],
+                    player1=row.players[1],
                 )
             )
 
@@ -116,15 +132,15 @@ class Store:
             invite=r["invite"],
             names=(r["name0"], r["name1"]),
             finished=bool(r["finished"]),
+            players=(r["player0"], r["player1"]),
         )
 
-    def set_seat(self, game_id: str, seat: int, token: str, name: str | None) -> bool:
+    def set_seat(
+        self, game_id: str, seat: int, token: str, name: str | None, player: str | None = None
+    ) -> bool:
         """Fill an empty seat (joining by invite); False if it was taken meanwhile."""
         token_col = games.c.token0 if seat == 0 else games.c.token1
-        values = {
-            "token0" if seat == 0 else "token1": token,
-            "name0" if seat == 0 else "name1": name,
-        }
+        values = {f"token{seat}": token, f"name{seat}": name, f"player{seat}": player}
         with self.engine.begin() as conn:
             done = conn.execute(
                 games.update().where(games.c.id == game_id, token_col.is_(None)).values(**values)
@@ -185,6 +201,30 @@ class Store:
                 .order_by(deals.c.hand)
             ).all()
         return [(int(h), s, c) for h, s, c in rows]
+
+    def add_player(self, player_id: str, name: str | None, token: str, now: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                players.insert().values(id=player_id, name=name, token=token, created_at=now)
+            )
+
+    def player_by_token(self, token: str) -> tuple[str, str | None] | None:
+        """``(id, name)`` of the player whose token hash is ``token``."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                sa.select(players.c.id, players.c.name).where(players.c.token == token)
+            ).first()
+        return None if r is None else (r[0], r[1])
+
+    def games_of(self, player_id: str) -> list[str]:
+        """Ids of the games a player holds a seat in, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(games.c.id)
+                .where(sa.or_(games.c.player0 == player_id, games.c.player1 == player_id))
+                .order_by(games.c.created_at)
+            ).all()
+        return [r[0] for r in rows]
 
 
 def upgrade(engine: Engine) -> None:
