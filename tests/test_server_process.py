@@ -229,6 +229,12 @@ def test_bad_input_gets_an_error_and_changes_nothing(server: Server) -> None:
     with connect(f"ws://127.0.0.1:{server.port}/ws/games/{gid}") as raw:
         raw.send(json.dumps({"type": "action", "action": "stock"}))
         assert json.loads(raw.recv(timeout=10))["code"] == "ws/auth-first"
+    # HTTP: no token, a wrong token: refused, nothing changes
+    for headers in ({}, {"Authorization": "Bearer wrong"}):
+        r = httpx.post(
+            f"{server.base}/api/games/{gid}/actions", json={"action": "stock"}, headers=headers
+        )
+        assert r.status_code == 403 and r.json()["detail"]["code"] == "service/not-a-player"
     # wrong tokens only watch
     with server.ws(gid, "wrong-token") as spectator:
         assert receive(spectator, "hello")["seat"] is None
@@ -319,6 +325,12 @@ def test_two_people_over_websockets_and_nothing_leaks(server: Server) -> None:
             hello = receive(conns[seat], "hello")
             received[seat].append(hello)
             views[seat] = hello["view"]
+        # acting out of turn is refused, to that client only, and changes nothing
+        idle = 1 - views[0]["hand"]["to_act"]
+        conns[idle].send(json.dumps({"type": "action", "action": "stock"}))
+        while (message := json.loads(conns[idle].recv(timeout=30)))["type"] != "error":
+            received[idle].append(message)
+        assert message["code"] == "action/not-your-turn", message
         actions = 0
         while not views[0]["is_over"]:
             latest = max(views.values(), key=lambda v: v["version"])
