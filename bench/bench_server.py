@@ -21,38 +21,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-import ginrummy
-from ginrummy.ai.knowledge import joins_meld
-from ginrummy.cards import mask_of
-from ginrummy.melds import deadwood_after_discards_mask
-
-
-def greedy_action(hand: dict[str, Any]) -> str:
-    """Draw the pile card when it joins a meld, discard to the least deadwood, knock asap."""
-    legal = hand["legal_actions"]
-    if len(legal) == 1:
-        return str(legal[0])
-    mask = mask_of(ginrummy.parse_cards(" ".join(hand["hand"])))
-    if hand["phase"] in ("upcard-offer", "upcard-dealer", "draw"):
-        wants = joins_meld(int(ginrummy.parse_card(hand["discard_pile"][-1])), mask)
-        if "take" in legal:
-            return "take" if wants else "pass"
-        return "pile" if wants else "stock"
-    if "big-gin" in legal:
-        return "big-gin"
-    options = deadwood_after_discards_mask(mask)
-    if hand["taken_from_pile"] is not None:
-        options.pop(int(ginrummy.parse_card(hand["taken_from_pile"])))
-    name = str(ginrummy.DECK[min(options, key=lambda c: (options[c], -(c % 13)))])
-    for kind in ("gin", "knock"):
-        if f"{kind} {name}" in legal:
-            return f"{kind} {name}"
-    return f"discard {name}"
+from ginrummy.server.bot import greedy_action
 
 
 async def bot(url: str, token: str, seat: int, stop: float, latencies: list[float]) -> int:

@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import ginrummy
 from ginrummy import record
-from ginrummy.cards import mask_of
+from ginrummy.server.bot import greedy_action
 
 
 def free_port() -> int:
@@ -99,37 +99,6 @@ def receive(conn: ClientConnection, kind: str | None = None) -> dict[str, Any]:
         if kind is None or message["type"] == kind:
             return message
         assert message["type"] != "error", message
-
-
-def greedy_action(view: dict[str, Any]) -> str:
-    """A quick player on a view's JSON (like the research baseline): draw the pile card when
-    it joins a meld, discard to the least deadwood, knock as soon as possible."""
-    from ginrummy.ai.knowledge import joins_meld
-    from ginrummy.melds import deadwood_after_discards_mask
-
-    hand = view["hand"]
-    legal = hand["legal_actions"]
-    if len(legal) == 1:
-        return str(legal[0])
-    mask = mask_of(ginrummy.parse_cards(" ".join(hand["hand"])))
-    if hand["phase"] in ("upcard-offer", "upcard-dealer", "draw"):
-        top = int(ginrummy.parse_card(hand["discard_pile"][-1]))
-        wants = joins_meld(top, mask)
-        if "take" in legal:
-            return "take" if wants else "pass"
-        return "pile" if wants else "stock"
-    if "big-gin" in legal:
-        return "big-gin"
-    options = deadwood_after_discards_mask(mask)
-    taken = hand["taken_from_pile"]
-    if taken is not None:
-        options.pop(int(ginrummy.parse_card(taken)))
-    card = min(options, key=lambda c: (options[c], -(c % 13)))
-    name = str(ginrummy.DECK[card])
-    for kind in ("gin", "knock"):
-        if f"{kind} {name}" in legal:
-            return f"{kind} {name}"
-    return f"discard {name}"
 
 
 def receive_view_or_limit(conn: ClientConnection) -> dict[str, Any] | None:
@@ -335,7 +304,7 @@ def test_two_people_over_websockets_and_nothing_leaks(server: Server) -> None:
         while not views[0]["is_over"]:
             latest = max(views.values(), key=lambda v: v["version"])
             seat = latest["hand"]["to_act"]
-            action = greedy_action(views[seat])
+            action = greedy_action(views[seat]["hand"])
             conns[seat].send(json.dumps({"type": "action", "action": action}))
             actions += 1
             assert actions < 4000
