@@ -93,3 +93,34 @@ def test_game_view_carries_scores() -> None:
     assert view.points == (0, 0) and view.hand_number == 1 and view.hand is not None
     assert view.hand.seat == 1 and view.hand.hand_number == 1
     json.dumps(view.to_dict())
+
+
+def test_every_view_field_holds_what_its_name_says() -> None:
+    """view_of builds the named tuple positionally: check each field by name."""
+    state = start().apply("pass").apply("take")
+    v = state.view(0)
+    expected = {
+        "seat": 0,
+        "phase": "discard",
+        "to_act": 0,
+        "dealer": 0,
+        "hand": state.hand(0),
+        "hand_sizes": (11, 10),
+        "discard_pile": (),
+        "stock_size": 31,
+        "known_cards": (state.known_cards(0), ()),
+        "upcard": ginrummy.parse_card("4s"),
+        "taken_from_pile": ginrummy.parse_card("4s"),
+        "knock_limit": 10,
+        "multiplier": 1,
+        "is_last_turn": False,
+        "legal_actions": tuple(state.legal_actions()),
+        "history": state.public_history(0),
+        "rules": RULES,
+        "points": (0, 0),
+        "hands_won": (0, 0),
+        "hand_number": 1,
+        "result": None,
+    }
+    assert v._fields == tuple(expected)
+    assert v._asdict() == expected

@@ -130,31 +130,38 @@ def view_of(state: HandState, seat: int | None) -> PlayerView:
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
     ctx = state.context
-    return PlayerView(
-        seat=seat,
-        phase=_PHASE_TEXT[state.phase],
-        to_act=state.to_act,
-        dealer=state.dealer,
-        hand=() if seat is None else state.hand(seat),
-        hand_sizes=(state.hand_mask(0).bit_count(), state.hand_mask(1).bit_count()),
-        discard_pile=state.discard_pile,
-        stock_size=state.stock_size,
-        known_cards=(state.known_cards(0), state.known_cards(1)),
-        upcard=state.upcard,
-        taken_from_pile=state.taken_from_pile,
-        knock_limit=state.knock_limit,
-        multiplier=state.multiplier,
-        is_last_turn=state.is_last_turn,
-        legal_actions=tuple(state.legal_actions())
-        if seat is not None and seat == state.to_act
-        else (),
-        history=state.public_history(seat),
-        rules=state.rules,
-        points=ctx.points,
-        hands_won=ctx.hands_won,
-        hand_number=ctx.hand_number,
-        result=state.result,
+    to_act = state.to_act
+    # Built as a plain tuple in field order: views are made for every decision, and this
+    # skips the named tuple's keyword constructor (a test checks the field order).
+    return _new_view(
+        PlayerView,
+        (
+            seat,
+            _PHASE_TEXT[state.phase],
+            to_act,
+            state.dealer,
+            () if seat is None else state.hand(seat),
+            (state.hand_mask(0).bit_count(), state.hand_mask(1).bit_count()),
+            state.discard_pile,
+            state.stock_size,
+            (state.known_cards(0), state.known_cards(1)),
+            state.upcard,
+            state.taken_from_pile,
+            state.knock_limit,
+            state.multiplier,
+            state.is_last_turn,
+            tuple(state.legal_actions()) if seat is not None and seat == to_act else (),
+            state.public_history(seat),
+            state.rules,
+            ctx.points,
+            ctx.hands_won,
+            ctx.hand_number,
+            state.result,
+        ),
     )
+
+
+_new_view = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
