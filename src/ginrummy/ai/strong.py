@@ -122,16 +122,14 @@ class HardPlayer(NormalPlayer):
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
     ) -> str | None:
-        card, best = least_deadwood_discard(options)
-        if best > k.knock_limit:
-            return None
-        if best == 0 or model is None or k.stock_size <= 2:
-            return end_action(card, best, knock=True, limit=k.knock_limit)
+        """Gin at once; otherwise knock only if the simulations do not favour playing on."""
+        ending = super().knock_choice(k, options, model)
+        if ending is None or ending.startswith("gin") or model is None or k.stock_size <= 2:
+            return ending
+        card, _ = least_deadwood_discard(options)
         play_on = self.best_discard(k, options, model)
         knock_value, on_value = self.simulate_knock(k, card, play_on, model)
-        if knock_value + self.play_on_margin >= on_value:
-            return end_action(card, best, knock=True, limit=k.knock_limit)
-        return None
+        return ending if knock_value + self.play_on_margin >= on_value else None
 
     def scoring(self, k: Knowledge) -> Scoring:
         r = k.rules
