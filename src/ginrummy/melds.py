@@ -522,15 +522,18 @@ def settle_knock_mask(knocker: int, defender: int) -> tuple[Arrangement, LayOffR
 
     RULES.md: among the knocker's deadwood-minimal arrangements, the one that leaves the
     defender the most deadwood after lay-offs (the first such in :func:`arrange_mask` order
-    when several tie).
+    when several tie). The choice is made on values; only the chosen reading is built.
     """
-    best: tuple[Arrangement, LayOffResult] | None = None
-    for arrangement in all_min_arrangements(knocker):
-        reading = lay_off_mask(defender, arrangement.meld_masks)
-        if best is None or reading.deadwood_points > best[1].deadwood_points:
-            best = (arrangement, reading)
-    assert best is not None
-    return best
+    _, meld_sets = _min_meld_sets(knocker)
+    chosen = meld_sets[0]
+    if len(meld_sets) > 1:
+        best = -1
+        for melds in meld_sets:
+            left = _layoff_deadwood(defender, melds)
+            if left > best:
+                best, chosen = left, melds
+    arrangement = Arrangement.from_melds(knocker, chosen)
+    return arrangement, lay_off_mask(defender, arrangement.meld_masks)
 
 
 # --- value-only fast paths (AI simulations) -------------------------------------------------
