@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, shuffled_deck
-from ..errors import GameOverError, IllegalActionError
+from ..errors import GameOverError, IllegalActionError, SetupError
 from ..rules import Rules, Shutout, WinnerRule
 from .hand import GameContext, HandState, deal
 from .result import HandResult
@@ -274,15 +274,22 @@ class GameState:
     def deal(self, deck: Sequence[int | str], seed: str | None = None) -> GameState:
         """Deal the next hand from ``deck`` (52 cards, top first). When ``seed`` is given the
         deck must be ``shuffled_deck(seed)``; it is kept for the record."""
+        cards = tuple(Card(c) for c in (deck if not isinstance(deck, str) else deck.split()))
+        if seed is not None and shuffled_deck(seed) != cards:
+            raise SetupError("the deck is not the one its seed gives (tampered deck or seed)")
+        return self._deal(cards, seed)
+
+    def deal_seeded(self, seed: str) -> GameState:
+        """Deal the next hand from ``shuffled_deck(seed)``."""
+        return self._deal(shuffled_deck(seed), seed)
+
+    def _deal(self, cards: tuple[Card, ...], seed: str | None) -> GameState:
         if self._outcome is not None:
             raise GameOverError("the game is over; no more hands")
         if not self.needs_deal:
             raise IllegalActionError("the current hand is not over", code="game/hand-in-play")
         context = GameContext(self._points, self._hands_won, len(self._decks) + 1)
-        hand = deal(self._rules, self.next_dealer, deck, context)
-        cards = tuple(Card(c) for c in (deck if not isinstance(deck, str) else deck.split()))
-        if seed is not None and tuple(shuffled_deck(seed)) != cards:
-            raise ValueError("the deck is not the one the seed gives")
+        hand = deal(self._rules, self.next_dealer, cards, context)
         game = self._copy()
         if self._current is not None:
             game._finished = (*self._finished, self._current)
@@ -290,10 +297,6 @@ class GameState:
         game._decks = (*self._decks, cards)
         game._seeds = (*self._seeds, seed)
         return game
-
-    def deal_seeded(self, seed: str) -> GameState:
-        """Deal the next hand from ``shuffled_deck(seed)``."""
-        return self.deal(shuffled_deck(seed), seed=seed)
 
     def apply(self, action: str, seat: int | None = None) -> GameState:
         """Apply an action to the current hand; score it and end the game when it is over."""
