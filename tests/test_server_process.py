@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import re
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,75 +18,14 @@ from websockets.sync.client import ClientConnection, connect
 import ginrummy
 from ginrummy import record
 from ginrummy.server.bot import greedy_action
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``ginrummy serve`` in a child process."""
-
-    def __init__(self, db: str) -> None:
-        self.db = db
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ginrummy.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--db",
-                str(self.db),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-    @contextlib.contextmanager
-    def ws(self, game_id: str, token: str | None) -> Iterator[ClientConnection]:
-        """A WebSocket to a game, authenticated with ``token`` (None: a spectator)."""
-        with connect(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", open_timeout=10) as conn:
-            conn.send(json.dumps({"type": "auth", "token": token}))
-            yield conn
+from web_support import Server
 
 
 @pytest.fixture
 def server(db_url: str) -> Iterator[Server]:
     """A server process on a fresh store (each test runs on SQLite and on PostgreSQL)."""
-    srv = Server(db_url)
-    srv.start()
-    yield srv
-    srv.stop()
+    with Server(db_url) as srv:
+        yield srv
 
 
 def receive(conn: ClientConnection, kind: str | None = None) -> dict[str, Any]:

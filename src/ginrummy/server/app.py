@@ -15,10 +15,13 @@ import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path as Path_
 from typing import Any
 
 import anyio
-from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Path, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from ..errors import GinRummyError
@@ -37,6 +40,8 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 AUTH_SECONDS = 10.0
 """How long a new connection has to send its auth message."""
+STATIC = Path_(__file__).resolve().parent.parent / "web" / "static"
+"""The browser table: plain HTML, CSS and JavaScript, served as they are (no build step)."""
 
 
 class NewGame(BaseModel):
@@ -188,12 +193,18 @@ def create_app(
         }
 
     @app.post("/api/games/{game_id}/join")
-    def join(game_id: str, body: Join, authorization: str | None = Header(None)) -> dict[str, Any]:
-        """Take the free seat of a game between people (as the bearer player, if any)."""
+    async def join(
+        game_id: str, body: Join, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Take the free seat of a game between people (as the bearer player, if any); whoever
+        is at the table already gets a view with the newcomer's name."""
         try:
-            ticket = service.join(game_id, body.invite, body.name, _bearer(authorization))
+            ticket = await run(
+                service.join, game_id, body.invite, body.name, _bearer(authorization)
+            )
         except GinRummyError as exc:
             raise _http_error(exc) from None
+        await broadcast(game_id)
         return {"game_id": ticket.game_id, "seat": ticket.seat, "token": ticket.token}
 
     @app.get("/api/games/{game_id}")
@@ -225,6 +236,22 @@ def create_app(
             raise _http_error(exc) from None
         await broadcast(game_id)
         return {"version": version, "view": view}
+
+    @app.get("/api/games/{game_id}/hint")
+    def game_hint(game_id: str, authorization: str | None = Header(None)) -> dict[str, str]:
+        """The AI's advice for the bearer's seat, with its reason (games against the AI)."""
+        try:
+            return service.hint(game_id, _bearer(authorization))
+        except GinRummyError as exc:
+            raise _http_error(exc) from None
+
+    @app.get("/api/games/{game_id}/hands/{number}")
+    def hand_record(game_id: str, number: int = Path(..., ge=1, le=10_000)) -> dict[str, Any]:
+        """A finished hand's record (deck, seed, actions, result), to check its deal."""
+        try:
+            return service.hand_record(game_id, number)
+        except GinRummyError as exc:
+            raise _http_error(exc) from None
 
     @app.get("/api/games/{game_id}/record")
     def game_record(game_id: str) -> dict[str, Any]:
@@ -355,6 +382,14 @@ def create_app(
             await broadcast(game_id)
             return None
         return {"type": "error", "code": "ws/unknown-type", "message": f"unknown type {kind!r}"}
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    # The browser table is one page; these paths open it at a game, an invite or a replay.
+    for path in ("/", "/history", "/game/{game_id}", "/join/{game_id}", "/replay/{game_id}"):
+        app.add_api_route(path, page, include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     app.state.clients = clients
     return app

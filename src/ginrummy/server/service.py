@@ -23,10 +23,12 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from ..ai import player
+from ..ai import hint, player
+from ..cards import parse_cards
 from ..engine.game import GameState, cut_for_deal
 from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
+from ..melds import arrange, best_discard
 from ..rules import Rules
 from ..views import GameView
 from .store import GameRow, Store
@@ -178,6 +180,7 @@ class GameService:
         data["version"] = live.version
         data["game_id"] = live.row.id
         data["names"] = list(live.row.names)
+        data["ai_level"] = live.row.ai_level
         data["fairness"] = [
             {
                 "hand": number,
@@ -187,7 +190,46 @@ class GameService:
             }
             for number in range(1, len(live.commitments) + 1)
         ]
+        hand = data.get("hand")
+        if seat is not None and hand is not None and hand.get("result") is None:
+            hand["arrangement"] = _own_arrangement(hand["hand"])
         return data
+
+    def hint(self, game_id: str, token: str | None) -> dict[str, str]:
+        """The AI's advice for the token's seat: ``{"action", "reason"}``
+        (:func:`ginrummy.ai.hint`). Only in games against the AI (between people it would
+        be a third player at the table), and only when the seat is to act."""
+        with self._lock:
+            live = self._load(game_id)
+            seat = self._seat(live, token)
+            if seat is None:
+                raise ServiceError("hints are for a seat's player", "service/not-a-player")
+            if live.row.ai_level is None:
+                raise ServiceError(
+                    "hints are only given in games against the AI", "service/no-hint"
+                )
+            state = live.state
+            if state.is_over or state.hand is None or state.to_act != seat:
+                raise ServiceError("it is not your turn", "service/no-hint")
+            view = state.hand.view(seat)
+        return hint(view, f"{game_id}/{live.version}").to_dict()
+
+    def hand_record(self, game_id: str, number: int) -> dict[str, Any]:
+        """The record of hand ``number`` (1-based) once it is over: dealer, deck, seed,
+        commitment, every action and the result, as in :mod:`ginrummy.record`. Everything it
+        shows follows from the seed, which the view reveals at the same moment; a browser
+        checks the deal with it (``docs/fairness.md``)."""
+        from ..record import record_of
+
+        with self._lock:
+            live = self._load(game_id)
+            finished = len(live.state.finished_hands)
+            if not 1 <= number <= finished:
+                raise ServiceError(
+                    f"hand {number} is not over (hands over: {finished})", "service/not-over"
+                )
+            hands = record_of(live.state).to_dict()["hands"]
+        return dict(hands[number - 1])
 
     def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
         """Moves after version ``since``: ``{"version", "seat", "action"}``. Public as they
@@ -411,3 +453,13 @@ class GameService:
         live = _Live(row, state, version, seeds, commitments)
         self._live[game_id] = live
         return live
+
+
+def _own_arrangement(cards: list[str]) -> dict[str, Any]:
+    """A seat's own hand split into melds and deadwood (what the table outlines), with, for
+    an 11-card hand, the least deadwood a discard leaves."""
+    parsed = parse_cards(" ".join(cards))
+    arrangement = arrange(parsed).to_dict()
+    if len(parsed) == 11:
+        arrangement["deadwood_after_discard"] = best_discard(parsed)[1].deadwood_points
+    return arrangement

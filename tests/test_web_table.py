@@ -1,0 +1,481 @@
+"""The felt table in real Chromium against a real ``ginrummy serve`` on 127.0.0.1.
+
+A person (this test) plays through the page only: clicks, keys or drag and drop. To choose
+*what* to play it asks the server for its own seat's view (the same view the page draws) and
+picks the research baseline's move (``greedy_action``), then carries it out in the page and
+waits for the page to show the server's answer. Screenshots go to ``artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+import web_support
+from ginrummy.server.bot import greedy_action
+from web_support import Server, artifact
+
+pytestmark = pytest.mark.browser
+
+browser = web_support.browser
+page = web_support.page
+
+if False:  # pragma: no cover - names for type checkers only
+    from playwright.sync_api import Browser, Page
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[Server]:
+    with Server(str(tmp_path / "games.db")) as srv:
+        yield srv
+
+
+# --- driving the page ---------------------------------------------------------------------
+
+
+def player_token(page: Page) -> str:
+    token = page.evaluate("localStorage.getItem('gr.player')")
+    assert token, "the page registered no player"
+    return str(token)
+
+
+def game_id(page: Page) -> str:
+    m = re.search(r"/game/([0-9a-f]+)", page.url)
+    assert m, page.url
+    return m.group(1)
+
+
+def server_view(server: Server, page: Page) -> dict[str, Any]:
+    r = httpx.get(
+        f"{server.base}/api/games/{game_id(page)}",
+        headers={"Authorization": f"Bearer {player_token(page)}"},
+        timeout=10,
+    )
+    r.raise_for_status()
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def page_version(page: Page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.version || -1)"))
+
+
+def start_ai_game(
+    page: Page, server: Server, level: str = "easy", preset: str = "tournament", fast: bool = True
+) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    if fast:  # fewer animations: the opponent's moves are shown at once
+        page.click("#settings summary")
+        page.check("#reduce-motion")
+        page.click("#settings summary")
+    page.fill("#name", "Ann")
+    page.select_option("#level", level)
+    page.select_option("#preset", preset)
+    page.click("#play-ai")
+    page.wait_for_selector("#hand .card")
+
+
+def card(page: Page, name: str) -> Any:
+    return page.locator(f'#hand .card[data-card="{name}"]')
+
+
+def tap_card(page: Page, name: str) -> None:
+    """Click a hand card where a person would: its left edge, which the next card does not
+    cover (the centre of an overlapped card is under its neighbour)."""
+    card(page, name).click(position={"x": 6, "y": 24})
+
+
+def do_by_clicks(page: Page, action: str, drag: bool = False) -> None:
+    kind, _, name = action.partition(" ")
+    if kind == "take":
+        page.click("#btn-take")
+    elif kind == "pass":
+        page.click("#btn-pass")
+    elif kind == "stock":
+        page.click("#stock")
+    elif kind == "pile":
+        page.click("#pile")
+    elif kind == "big-gin":
+        page.click("#btn-big-gin")
+    elif kind == "discard" and drag:
+        card(page, name).drag_to(page.locator("#pile"), source_position={"x": 6, "y": 24})
+    elif kind == "discard":
+        tap_card(page, name)
+        expect_selected(page, name)
+        tap_card(page, name)
+    else:  # knock or gin with a chosen card: select it, then the button
+        tap_card(page, name)
+        expect_selected(page, name)
+        page.click(f"#btn-{kind}")
+
+
+def expect_selected(page: Page, name: str) -> None:
+    page.wait_for_selector(f'#hand .card.selected[data-card="{name}"]')
+
+
+def do_by_keys(page: Page, action: str) -> None:
+    kind, _, name = action.partition(" ")
+    keys = {"take": "d", "pass": "p", "stock": "t", "pile": "d", "big-gin": "b"}
+    if kind in keys:
+        page.keyboard.press(keys[kind])
+        return
+    # walk the hand with the arrow keys to the card, Enter selects it
+    page.locator("#hand .card[tabindex='0']").focus()
+    for _ in range(12):
+        focused = page.evaluate("document.activeElement.dataset.card")
+        if focused == name:
+            break
+        order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+        page.keyboard.press(
+            "ArrowRight" if order.index(name) > order.index(focused) else "ArrowLeft"
+        )
+    assert page.evaluate("document.activeElement.dataset.card") == name
+    page.keyboard.press("Enter")
+    expect_selected(page, name)
+    page.keyboard.press({"discard": "Enter", "knock": "k", "gin": "g"}[kind])
+
+
+def dismiss_hand_end(page: Page, seen: list[dict[str, Any]]) -> None:
+    """Check the end-of-hand screen (the deal verified, the score explained), then go on."""
+    page.wait_for_selector("#fairness-status[data-ok='true']", timeout=15000)
+    seen.append(
+        {
+            "title": page.inner_text("#he-title"),
+            "kind": page.get_attribute("#he-kind", "data-kind"),
+            "explanation": page.inner_text("#he-explanation"),
+            "laid_off": page.locator("#he-hands .laid-off").count(),
+            "layoffs": page.locator("#he-hands .layoff").count(),
+        }
+    )
+    if len(seen) == 1:
+        page.screenshot(path=str(artifact(f"hand-end-{page.viewport_size['width']}.png")))
+    page.click("#btn-next")
+
+
+def play(
+    page: Page,
+    server: Server,
+    act: Callable[[Page, str], None],
+    until: Callable[[dict[str, Any]], bool],
+    max_actions: int = 600,
+) -> list[dict[str, Any]]:
+    """Play through the page until ``until(view)``; returns the end-of-hand screens seen."""
+    ends: list[dict[str, Any]] = []
+    for _ in range(max_actions):
+        if page.is_visible("#hand-end"):
+            dismiss_hand_end(page, ends)
+            continue
+        view = server_view(server, page)
+        if until(view):
+            return ends
+        hand = view["hand"]
+        if hand["to_act"] != view["seat"] or not hand["legal_actions"]:
+            time.sleep(0.05)
+            continue
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {view['version']}")
+        if page.is_visible("#hand-end"):
+            continue
+        before = view["version"]
+        act(page, greedy_action(hand))
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) > {before}"
+            " || !document.querySelector('#hand-end').hidden",
+            timeout=15000,
+        )
+    raise AssertionError("the game did not finish")
+
+
+# --- the tests ----------------------------------------------------------------------------
+
+
+def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    page.screenshot(path=str(artifact("table-desktop.png")))
+    ends = play(page, server, do_by_clicks, until=lambda v: v["is_over"])
+    # the last hand's screen, then the game's end with its bonus layer
+    if page.is_visible("#hand-end"):
+        dismiss_hand_end(page, ends)
+    page.wait_for_selector("#game-end:not([hidden])")
+    view = server_view(server, page)
+    assert len(ends) == len(view["results"]) >= 1
+    for end, result in zip(ends, view["results"], strict=True):
+        assert end["kind"] == result["kind"]
+        assert str(result["points"]) in end["explanation"] or result["kind"] == "void"
+        assert end["laid_off"] == end["layoffs"] == len(result["layoffs"])
+    outcome = view["outcome"]
+    me = view["seat"]
+    table = page.inner_text("#bonus-table")
+    assert "Line bonus" in table and "Game bonus" in table and "Grand total" in table
+    totals = page.locator("#bonus-table tr.total td").all_inner_texts()
+    assert totals == [str(outcome["grand_totals"][me]), str(outcome["grand_totals"][1 - me])]
+    title = page.inner_text("#ge-title")
+    assert ("You win" in title) == (outcome["winner"] == me)
+    page.screenshot(path=str(artifact("game-end-desktop.png")))
+    assert not page.console_errors  # type: ignore[attr-defined]
+
+
+def my_discards(view: dict[str, Any]) -> int:
+    return sum(
+        1
+        for e in view["hand"]["history"]
+        if e["seat"] == view["seat"] and e["action"].split()[0] in ("discard", "knock", "gin")
+    )
+
+
+def test_a_hand_by_keys_alone(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    ends = play(page, server, do_by_keys, until=lambda v: len(v["results"]) >= 1)
+    if not ends:
+        page.wait_for_selector("#hand-end:not([hidden])")
+        dismiss_hand_end(page, ends)
+    assert page.is_hidden("#hand-end") and len(ends) == 1
+    assert not page.console_errors  # type: ignore[attr-defined]
+
+
+def test_discard_by_drag_and_drop_and_reorder_by_hand(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    play(
+        page,
+        server,
+        lambda p, a: do_by_clicks(p, a, drag=True),
+        until=lambda v: my_discards(v) >= 3 or len(v["results"]) >= 1,
+    )
+    view = server_view(server, page)
+    mine = [e for e in view["hand"]["history"] if e["seat"] == view["seat"]]
+    assert any(e["action"].startswith("discard") for e in mine) or view["results"]
+    # reorder: drag the first card of the hand onto the last one
+    if page.is_visible("#hand-end"):
+        page.click("#btn-next")
+    order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    first, last = order[0], order[-1]
+    box = page.locator(f'#hand .card[data-card="{last}"]').bounding_box()
+    assert box is not None
+    src = page.locator(f'#hand .card[data-card="{first}"]').bounding_box()
+    assert src is not None
+    page.mouse.move(src["x"] + 10, src["y"] + 30)
+    page.mouse.down()
+    page.mouse.move(src["x"] + 60, src["y"] + 30, steps=5)
+    page.mouse.move(box["x"] + box["width"] - 5, box["y"] + 30, steps=10)
+    page.mouse.up()
+    new_order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    assert new_order[-1] == first and sorted(new_order) == sorted(order)
+    assert page.evaluate("localStorage.getItem('gr.sort')") == "custom"
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    kept = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    assert kept == new_order
+    # the sort toggle takes the hand back to a sorted order
+    page.click("#btn-sort")
+    assert page.evaluate("localStorage.getItem('gr.sort')") in ("rank", "suit")
+
+
+def test_reload_mid_hand_and_server_restarts(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 2 or len(v["results"]) >= 1)
+    before = server_view(server, page)
+    hand = sorted(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    page.wait_for_function(f"Number(document.body.dataset.version) === {before['version']}")
+    again = sorted(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
+    assert again == hand == sorted(before["hand"]["hand"])
+
+    # a graceful restart, then a crash: the page shows the lost connection and comes back
+    for stop in (server.stop, server.kill):
+        expected = server_view(server, page)["version"]
+        stop()
+        page.wait_for_selector("#conn.lost:not([hidden])", timeout=15000)
+        assert "Connection lost" in page.inner_text("#conn")
+        page.screenshot(path=str(artifact("connection-lost.png")))
+        server.start()
+        page.wait_for_selector("#conn", state="hidden", timeout=20000)
+        version = server_view(server, page)["version"]
+        assert version == expected
+        page.wait_for_function(f"Number(document.body.dataset.version) === {expected}")
+        play(
+            page,
+            server,
+            do_by_clicks,
+            until=lambda v, n=version: v["version"] > n + 2 or len(v["results"]) >= 1,
+        )
+    assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
+
+
+def test_two_people_through_the_invite_link(browser: Browser, server: Server) -> None:
+    pages = []
+    for name in ("Ann", "Bob"):
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        p = context.new_page()
+        p.goto(server.base + "/")
+        p.wait_for_selector("#lobby:not([hidden])")
+        p.click("#settings summary")
+        p.check("#reduce-motion")
+        p.click("#settings summary")
+        p.fill("#name", name)
+        pages.append(p)
+    ann, bob = pages
+    ann.click("#invite-human")
+    ann.wait_for_selector("#invite-box:not([hidden])")
+    link = ann.input_value("#invite-link")
+    assert re.fullmatch(rf"{re.escape(server.base)}/join/[0-9a-f]+#\S+", link)
+    ann.click("#go-invited")
+    ann.wait_for_selector("#hand .card")
+    assert "Waiting" in ann.inner_text("#turn") or "Waiting" in ann.inner_text("#opp-name")
+    bob.goto(link)
+    bob.wait_for_selector("#join:not([hidden])")
+    assert "Ann invites you" in bob.inner_text("#join-rules")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-go")
+    bob.wait_for_selector("#hand .card")
+    ann.wait_for_function("document.querySelector('#opp-name').textContent === 'Bob'")
+    ann.wait_for_selector("#opp-presence.on")
+    assert bob.inner_text("#opp-name") == "Ann"
+    assert not bob.is_visible("#btn-hint")  # no AI advice between people
+
+    by_seat = {server_view(server, p)["seat"]: p for p in pages}
+    for _ in range(400):
+        views = {seat: server_view(server, p) for seat, p in by_seat.items()}
+        if views[0]["results"]:
+            break
+        for seat, p in by_seat.items():
+            view = views[seat]
+            p.wait_for_function(f"Number(document.body.dataset.version) >= {view['version']}")
+            # each page shows its own cards and only the opponent's known cards
+            shown = p.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+            assert sorted(shown) == sorted(view["hand"]["hand"])
+            opp = p.eval_on_selector_all(
+                "#opp-hand [data-card]", "els => els.map(e => e.dataset.card)"
+            )
+            assert opp == view["hand"]["known_cards"][1 - seat]
+            hidden = set(views[1 - seat]["hand"]["hand"]) - set(opp)
+            html = p.content()
+            assert not any(f'data-card="{c}"' in html for c in hidden)
+        seat = views[0]["hand"]["to_act"]
+        p = by_seat[seat]
+        action = greedy_action(views[seat]["hand"])
+        before = views[seat]["version"]
+        do_by_clicks(p, action)
+        for q in pages:
+            q.wait_for_function(
+                f"Number(document.body.dataset.version) > {before}"
+                " || !document.querySelector('#hand-end').hidden"
+            )
+    else:
+        raise AssertionError("the hand did not end")
+    for p in pages:
+        p.wait_for_selector("#hand-end:not([hidden])")
+        p.wait_for_selector("#fairness-status[data-ok='true']", timeout=15000)
+    ann.screenshot(path=str(artifact("two-people-hand-end.png")))
+
+
+def test_hint_sort_themes_four_colours_and_large_cards(page: Page, server: Server) -> None:
+    start_ai_game(page, server, level="normal")
+    page.wait_for_selector("#btn-hint:not([disabled])")
+    page.click("#btn-hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint:')")
+    reason = page.inner_text("#hint-text")
+    assert len(reason) > len("Hint: ") + 5
+
+    def deadwood_order() -> list[str]:
+        return list(
+            page.eval_on_selector_all(
+                "#hand > .card.deadwood-card", "els => els.map(e => e.dataset.card)"
+            )
+        )
+
+    ranks, suits = "A23456789TJQK", "shdc"
+    page.evaluate("localStorage.setItem('gr.sort', 'rank')")
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    by_rank = deadwood_order()
+    assert by_rank == sorted(by_rank, key=lambda c: (ranks.index(c[0]), suits.index(c[1])))
+    page.click("#btn-sort")
+    by_suit = deadwood_order()
+    assert by_suit == sorted(by_suit, key=lambda c: (suits.index(c[1]), ranks.index(c[0])))
+    assert sorted(by_suit) == sorted(by_rank)
+    page.keyboard.press("s")
+    assert deadwood_order() == by_rank
+
+    felt = "getComputedStyle(document.querySelector('#felt')).backgroundImage"
+    colours = set()
+    for theme in ("green", "blue", "burgundy"):
+        page.click("#settings summary")
+        page.select_option("#theme", theme)
+        page.click("#settings summary")
+        assert page.get_attribute("body", "data-theme") == theme
+        colours.add(page.evaluate(felt))
+        page.screenshot(path=str(artifact(f"theme-{theme}.png")))
+    assert len(colours) == 3
+
+    width = page.locator("#hand .card").first.bounding_box()["width"]  # type: ignore[index]
+    page.click("#settings summary")
+    page.check("#large")
+    page.check("#four-colour")
+    page.click("#settings summary")
+    large = page.locator("#hand .card").first.bounding_box()["width"]  # type: ignore[index]
+    assert large > width * 1.2
+    # four colours: diamonds blue, clubs green, on every card drawn from now on
+    fills = page.eval_on_selector_all(
+        "#felt [data-card] svg g[fill]",
+        "els => els.map(e => [e.closest('[data-card]').dataset.card[1], e.getAttribute('fill')])",
+    )
+    by_suit_fill = {suit: fill for suit, fill in fills}
+    for suit, colour in (("d", "#1557c0"), ("c", "#147a2e"), ("h", "#c8102e")):
+        if suit in by_suit_fill:
+            assert by_suit_fill[suit] == colour
+    page.screenshot(path=str(artifact("large-four-colour.png")))
+    # the settings stay after a reload
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    assert page.evaluate("document.body.classList.contains('large')")
+    assert page.get_attribute("body", "data-theme") == "burgundy"
+
+
+def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_ai_game(page, server)
+    # nothing sticks out sideways on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(artifact("table-phone.png")), full_page=True)
+    ends = play(page, server, do_by_clicks, until=lambda v: v["is_over"])
+    if page.is_visible("#hand-end"):
+        dismiss_hand_end(page, ends)
+    page.wait_for_selector("#game-end:not([hidden])")
+    page.screenshot(path=str(artifact("game-end-phone.png")), full_page=True)
+    assert not errors
+    context.close()
+
+
+def test_history_statistics_and_replay(page: Page, server: Server) -> None:
+    start_ai_game(page, server, preset="classic")
+    play(page, server, do_by_clicks, until=lambda v: v["is_over"])
+    view = server_view(server, page)
+    page.goto(server.base + "/history")
+    page.wait_for_selector("#stats div")
+    stats = page.inner_text("#stats")
+    assert "Games finished\n1" in stats
+    page.click("#history-games a")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.wait_for_function("document.querySelector('#rp-pos').textContent.startsWith('Move 0')")
+    assert page.locator("#rp-hand-0 .card").count() == 10
+    record = httpx.get(f"{server.base}/api/games/{view['game_id']}/record").json()
+    first = record["hands"][0]
+    # step through every action of the first hand
+    for i, action in enumerate(first["actions"], start=1):
+        page.click("#rp-next")
+        assert page.inner_text("#rp-pos") == f"Move {i} of {len(first['actions'])}"
+        assert page.inner_text("#rp-action").endswith(action)
+    assert page.inner_text("#rp-result")
+    assert page.locator("#rp-hand option").count() == len(record["hands"])
+    page.screenshot(path=str(artifact("replay.png")))
