@@ -176,3 +176,57 @@ def test_players_list_and_resume_their_games_and_get_statistics(db_url: str) -> 
     assert service.games_of(ann)[0]["finished"]
     with pytest.raises(ServiceError, match="unknown player"):
         service.stats("not-a-player")
+
+
+def test_own_arrangement_hint_and_finished_hand_records() -> None:
+    service = GameService(open_store("sqlite://"))
+    ticket = service.create_game(RULES, ai_level="normal", seat=0, name="Ann")
+    gid, token = ticket.game_id, ticket.token
+    data = service.view(gid, token)
+    hand = data["hand"]
+    assert data["ai_level"] == "normal"
+    # the seat's own arrangement: its cards exactly, split into melds and deadwood
+    arrangement = hand["arrangement"]
+    split = [c for m in arrangement["melds"] for c in m] + arrangement["deadwood"]
+    assert sorted(split) == sorted(hand["hand"])
+    cards = ginrummy.parse_cards(" ".join(hand["hand"]))
+    assert arrangement["deadwood_points"] == ginrummy.deadwood_points(cards)
+    assert "arrangement" not in service.view(gid, None)["hand"]  # a spectator has no hand
+    # hints: on the seat's turn only, for its player only
+    with pytest.raises(ServiceError) as refused:
+        service.hint(gid, None)
+    assert refused.value.code == "service/not-a-player"
+    if hand["to_act"] == 0:
+        advice = service.hint(gid, token)
+        assert advice["action"] in hand["legal_actions"] and advice["reason"]
+    # a finished hand's record only once it is over
+    with pytest.raises(ServiceError) as early:
+        service.hand_record(gid, 1)
+    assert early.value.code == "service/not-over"
+    rng = random.Random(3)
+    while not service.view(gid, token)["results"]:
+        legal = service.view(gid, token)["hand"]["legal_actions"]
+        assert legal, "the AI answers at once: the seat is to act again"
+        if len(service.view(gid, token)["hand"]["hand"]) == 11:
+            # an 11-card hand also says the least deadwood a discard leaves
+            eleven = service.view(gid, token)["hand"]["arrangement"]
+            parsed = ginrummy.parse_cards(" ".join(service.view(gid, token)["hand"]["hand"]))
+            assert (
+                eleven["deadwood_after_discard"] == ginrummy.best_discard(parsed)[1].deadwood_points
+            )
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin", "big-gin")]
+        service.act(gid, token, rng.choice(enders or legal))
+    first = service.hand_record(gid, 1)
+    seeds = service.view(gid, token)["fairness"]
+    assert first["seed"] == seeds[0]["seed"] and first["commitment"] == seeds[0]["commitment"]
+    assert check_deal(first["commitment"], first["seed"], ginrummy.parse_cards(first["deck"])) == []
+    with pytest.raises(ServiceError):
+        service.hand_record(gid, 2)  # the second hand is in play
+
+
+def test_no_hints_between_people() -> None:
+    service = GameService(open_store("sqlite://"))
+    ticket = service.create_game(RULES, seat=0, name="Ann")
+    with pytest.raises(ServiceError) as refused:
+        service.hint(ticket.game_id, ticket.token)
+    assert refused.value.code == "service/no-hint"

@@ -166,16 +166,19 @@ def play(
     act: Callable[[Page, str], None],
     until: Callable[[dict[str, Any]], bool],
     max_actions: int = 600,
+    policy: Callable[[dict[str, Any]], str] = greedy_action,
+    dismiss: bool = True,
 ) -> list[dict[str, Any]]:
-    """Play through the page until ``until(view)``; returns the end-of-hand screens seen."""
+    """Play ``policy``'s moves through the page until ``until(view)``; returns the end-of-hand
+    screens seen (and dismissed, unless ``dismiss`` is false)."""
     ends: list[dict[str, Any]] = []
     for _ in range(max_actions):
-        if page.is_visible("#hand-end"):
-            dismiss_hand_end(page, ends)
-            continue
         view = server_view(server, page)
         if until(view):
             return ends
+        if dismiss and page.is_visible("#hand-end"):
+            dismiss_hand_end(page, ends)
+            continue
         hand = view["hand"]
         if hand["to_act"] != view["seat"] or not hand["legal_actions"]:
             time.sleep(0.05)
@@ -184,7 +187,7 @@ def play(
         if page.is_visible("#hand-end"):
             continue
         before = view["version"]
-        act(page, greedy_action(hand))
+        act(page, policy(hand))
         page.wait_for_function(
             f"Number(document.body.dataset.version) > {before}"
             " || !document.querySelector('#hand-end').hidden",
@@ -198,8 +201,12 @@ def play(
 
 def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> None:
     start_ai_game(page, server)
+    ends = play(page, server, do_by_clicks, until=melds_to_discard_from)
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {server_view(server, page)['version']}"
+    )
     page.screenshot(path=str(artifact("table-desktop.png")))
-    ends = play(page, server, do_by_clicks, until=lambda v: v["is_over"])
+    ends += play(page, server, do_by_clicks, until=lambda v: v["is_over"])
     # the last hand's screen, then the game's end with its bonus layer
     if page.is_visible("#hand-end"):
         dismiss_hand_end(page, ends)
@@ -220,6 +227,13 @@ def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> No
     assert ("You win" in title) == (outcome["winner"] == me)
     page.screenshot(path=str(artifact("game-end-desktop.png")))
     assert not page.console_errors  # type: ignore[attr-defined]
+
+
+def melds_to_discard_from(view: dict[str, Any]) -> bool:
+    """A moment worth a screenshot: eleven cards with a meld outlined (or the hand is over)."""
+    hand = view["hand"]
+    melds = (hand.get("arrangement") or {}).get("melds")
+    return bool(view["results"]) or (bool(melds) and len(hand["hand"]) == 11)
 
 
 def my_discards(view: dict[str, Any]) -> int:
@@ -445,10 +459,11 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     start_ai_game(page, server)
+    ends = play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 3 or v["results"])
     # nothing sticks out sideways on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(artifact("table-phone.png")), full_page=True)
-    ends = play(page, server, do_by_clicks, until=lambda v: v["is_over"])
+    ends += play(page, server, do_by_clicks, until=lambda v: v["is_over"])
     if page.is_visible("#hand-end"):
         dismiss_hand_end(page, ends)
     page.wait_for_selector("#game-end:not([hidden])")
@@ -479,3 +494,96 @@ def test_history_statistics_and_replay(page: Page, server: Server) -> None:
     assert page.inner_text("#rp-result")
     assert page.locator("#rp-hand option").count() == len(record["hands"])
     page.screenshot(path=str(artifact("replay.png")))
+
+
+def never_knock(hand: dict[str, Any]) -> str:
+    """The baseline's move, but never ending the hand: the AI will knock, and a hand full of
+    deadwood often has cards to lay off."""
+    action = greedy_action(hand)
+    kind, _, name = action.partition(" ")
+    if kind in ("knock", "gin"):
+        return f"discard {name}"
+    return "discard " + hand["hand"][0] if kind == "big-gin" else action
+
+
+def test_lay_offs_move_onto_the_knockers_melds(page: Page, server: Server) -> None:
+    start_ai_game(page, server, level="easy", preset="classic")
+    for _ in range(20):  # hands; one with a lay-off comes within a few
+        number = server_view(server, page)["hand"]["hand_number"]
+        ends = play(
+            page,
+            server,
+            lambda p, a: do_by_clicks(p, a),
+            until=lambda v, n=number: v["hand"]["hand_number"] > n or v["is_over"],
+            policy=never_knock,
+            dismiss=False,
+        )
+        assert not ends
+        page.wait_for_selector("#hand-end:not([hidden])")
+        page.wait_for_selector("#fairness-status[data-ok='true']", timeout=15000)
+        view = server_view(server, page)
+        result = view["results"][number - 1]
+        if result["layoffs"]:
+            break
+        page.click("#btn-next")
+    else:
+        raise AssertionError("no hand with a lay-off in 20 hands")
+    page.wait_for_function(
+        f"document.querySelectorAll('#he-hands .laid-off').length === {len(result['layoffs'])}"
+    )
+    knocker_row = page.locator("#he-hands .he-row").first
+    for layoff in result["layoffs"]:
+        meld = knocker_row.locator(f'.meld-group[data-meld="{layoff["meld"]}"]')
+        assert meld.locator(f'.laid-off[data-card="{layoff["card"]}"]').count() == 1
+    assert "after laying off" in page.inner_text("#he-explanation")
+    page.screenshot(path=str(artifact("hand-end-layoffs.png")))
+
+
+def test_sounds_play_and_the_mute_switch_silences_them(page: Page, server: Server) -> None:
+    # count the sounds the page makes by wrapping the Web Audio API
+    page.add_init_script(
+        """
+        window.__sounds = 0;
+        const Real = window.AudioContext;
+        window.AudioContext = class extends Real {
+          createBufferSource() { window.__sounds++; return super.createBufferSource(); }
+          createOscillator() { window.__sounds++; return super.createOscillator(); }
+        };
+        """
+    )
+    start_ai_game(page, server)
+    page.wait_for_selector("#btn-take:not([hidden]), #stock.can")
+    view = server_view(server, page)
+    page.evaluate("window.__sounds = 0")
+    do_by_clicks(page, greedy_action(view["hand"]))
+    page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
+    assert page.evaluate("window.__sounds") > 0
+    page.keyboard.press("m")  # mute
+    assert page.is_checked("#mute")
+    assert page.evaluate("localStorage.getItem('gr.muted')") == "1"
+    play(page, server, do_by_clicks, until=lambda v, n=view["version"]: v["version"] > n + 4)
+    page.evaluate("window.__sounds = 0")
+    play(page, server, do_by_clicks, until=lambda v, n=view["version"]: v["version"] > n + 8)
+    assert page.evaluate("window.__sounds") == 0
+
+
+def test_screen_reader_labels(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    labels = page.eval_on_selector_all(
+        "#hand .card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert labels and all(
+        re.fullmatch(
+            r"(ace|[2-9]|10|jack|queen|king) of (spades|hearts|diamonds|clubs), "
+            r"(in a meld|deadwood)",
+            label,
+        )
+        for label in labels
+    )
+    assert page.get_attribute("#hand", "role") == "listbox"
+    assert re.fullmatch(r"Stock, \d+ cards.*", page.get_attribute("#stock", "aria-label") or "")
+    assert "Discard pile, top card" in (page.get_attribute("#pile", "aria-label") or "")
+    assert "Opponent's hand: 10 cards" in (page.get_attribute("#opp-hand", "aria-label") or "")
+    for live in ("#turn", "#status", "#deadwood"):
+        assert page.get_attribute(live, "aria-live") == "polite"
+    assert page.get_attribute("#hand-end", "role") == "dialog"

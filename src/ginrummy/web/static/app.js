@@ -108,6 +108,7 @@ document.addEventListener("click", (e) => {
   navigate(a.getAttribute("href"));
 });
 window.addEventListener("popstate", route);
+window.addEventListener("resize", () => { if (S.view && document.body.dataset.page === "table") render(); });
 
 // ---------------------------------------------------------------------------------------
 // Lobby
@@ -362,6 +363,7 @@ function send(action) {
   if (["stock", "pile", "take"].includes(kind)) sound.play("draw");
   else if (kind === "discard") sound.play("discard");
   else if (kind === "knock") sound.play("knock");
+  else if (kind === "pass") sound.play("pass");
   return true;
 }
 
@@ -376,6 +378,7 @@ function receiveView(view) {
   const wait = theirMove && since < 550 && !reducedMotion() ? 550 - since : 0;
   clearTimeout(S.renderTimer);
   const apply = () => {
+    if (old && view.version !== old.version) setStatus("");
     S.view = view;
     rememberDeal(view);
     noteEvents(old, view);
@@ -612,6 +615,7 @@ function render(old) {
         parent.append(el);
       }
     }
+    fitHand(hand);
     const cards = [...hand.querySelectorAll(".card")];
     const focus = cards.find((el) => el.dataset.card === (S.focusCard || S.selected)) || cards[0];
     if (focus) focus.tabIndex = 0;
@@ -668,6 +672,20 @@ function render(old) {
     animateFrom(el, from);
   }
   maybeShowEnd();
+}
+
+/** Overlap the hand's cards just enough for it to fit its row (phones, large cards). */
+function fitHand(hand) {
+  hand.style.removeProperty("--overlap");
+  const cards = hand.querySelectorAll(".card");
+  if (cards.length < 2) return;
+  const width = cards[0].getBoundingClientRect().width;
+  const groups = hand.querySelectorAll(".meld-group").length;
+  const style = getComputedStyle(hand);
+  const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - groups * 20 - 4;
+  const wanted = parseFloat(getComputedStyle(hand).getPropertyValue("--overlap")) || -0.18;
+  const needed = (room - width) / ((cards.length - 1) * width) - 1;
+  if (needed < wanted) hand.style.setProperty("--overlap", Math.max(-0.8, needed).toFixed(3));
 }
 
 function newestDraw(h) {

@@ -57,10 +57,11 @@ const SOUNDS = {
   gin: (ctx, t) => [523, 659, 784, 1047].forEach((f, i) => tone(ctx, t + i * 0.1, f, 0.5, 0.1)),
   undercut: (ctx, t) => [392, 523, 659].forEach((f, i) => tone(ctx, t + i * 0.12, f, 0.45, 0.1, "triangle")),
   win: (ctx, t) => [523, 659, 784, 1047, 784, 1047].forEach((f, i) => tone(ctx, t + i * 0.13, f, 0.6, 0.09)),
+  pass: (ctx, t) => tone(ctx, t, 330, 0.1, 0.06, "triangle"),
   error: (ctx, t) => tone(ctx, t, 220, 0.15, 0.08, "square"),
 };
 
-/** Play a named sound (draw, discard, deal, knock, gin, undercut, win, error) unless muted. */
+/** Play a named sound (draw, discard, deal, pass, knock, gin, undercut, win, error) unless muted. */
 export function play(name) {
   const ctx = audio();
   const sound = SOUNDS[name];
