@@ -143,6 +143,16 @@ def do_by_keys(page: Page, action: str) -> None:
     page.keyboard.press({"discard": "Enter", "knock": "k", "gin": "g"}[kind])
 
 
+def check_buttons(page: Page, legal: list[str]) -> None:
+    """Knock and Gin light up exactly when legal; Take, Pass and Big Gin show only then."""
+    kinds = {a.split()[0] for a in legal}
+    assert page.is_enabled("#btn-knock") == ("knock" in kinds)
+    assert page.is_enabled("#btn-gin") == ("gin" in kinds)
+    assert page.is_visible("#btn-big-gin") == ("big-gin" in kinds)
+    assert page.is_visible("#btn-take") == ("take" in kinds)
+    assert page.is_visible("#btn-pass") == ("pass" in kinds)
+
+
 def dismiss_hand_end(page: Page, seen: list[dict[str, Any]]) -> None:
     """Check the end-of-hand screen (the deal verified, the score explained), then go on."""
     page.wait_for_selector("#fairness-status[data-ok='true']", timeout=15000)
@@ -186,6 +196,7 @@ def play(
         page.wait_for_function(f"Number(document.body.dataset.version) >= {view['version']}")
         if page.is_visible("#hand-end"):
             continue
+        check_buttons(page, hand["legal_actions"])
         before = view["version"]
         act(page, policy(hand))
         page.wait_for_function(
@@ -461,7 +472,12 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     start_ai_game(page, server)
     ends = play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 3 or v["results"])
     # nothing sticks out sideways on a phone
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+        f" > {PHONE['width']} + 0.5).map(e => e.tagName + '#' + e.id + '.' + e.className"
+        " + ' ' + e.getBoundingClientRect().right)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     page.screenshot(path=str(artifact("table-phone.png")), full_page=True)
     ends += play(page, server, do_by_clicks, until=lambda v: v["is_over"])
     if page.is_visible("#hand-end"):

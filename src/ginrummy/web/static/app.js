@@ -677,15 +677,19 @@ function render(old) {
 /** Overlap the hand's cards just enough for it to fit its row (phones, large cards). */
 function fitHand(hand) {
   hand.style.removeProperty("--overlap");
-  const cards = hand.querySelectorAll(".card");
+  const cards = [...hand.querySelectorAll(".card")];
   if (cards.length < 2) return;
   const width = cards[0].getBoundingClientRect().width;
-  const groups = hand.querySelectorAll(".meld-group").length;
+  let overlap = parseFloat(getComputedStyle(hand).getPropertyValue("--overlap")) || -0.18;
+  const span = () => cards[cards.length - 1].getBoundingClientRect().right - cards[0].getBoundingClientRect().left;
   const style = getComputedStyle(hand);
-  const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - groups * 20 - 4;
-  const wanted = parseFloat(getComputedStyle(hand).getPropertyValue("--overlap")) || -0.18;
-  const needed = (room - width) / ((cards.length - 1) * width) - 1;
-  if (needed < wanted) hand.style.setProperty("--overlap", Math.max(-0.8, needed).toFixed(3));
+  const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+  for (let i = 0; i < 3; i++) { // each step removes the measured excess from the overlaps
+    const excess = span() + hand.querySelectorAll(".meld-group").length * 12 - room;
+    if (excess <= 0 || overlap <= -0.8) return;
+    overlap = Math.max(-0.8, overlap - excess / ((cards.length - 1) * width));
+    hand.style.setProperty("--overlap", overlap.toFixed(4));
+  }
 }
 
 function newestDraw(h) {
@@ -878,6 +882,12 @@ $("#btn-scores").addEventListener("click", () => {
   $("#btn-scores").setAttribute("aria-expanded", String(!sheet.hidden));
 });
 
+// A click with no pointer behind it (a screen reader's "activate") acts like Enter.
+$("#hand").addEventListener("click", (e) => {
+  const el = e.target.closest(".card");
+  if (el && e.detail === 0 && !e.pointerType) clickCard(el.dataset.card);
+});
+
 // Pointer drag: a card dropped on the pile is discarded; dropped on another card, it moves
 // there. A press without movement is a click.
 let drag = null;
@@ -1005,14 +1015,13 @@ function queueHandEnds(view) {
 function maybeShowEnd() {
   if (S.showingEnd !== null || !$("#game-end").hidden) return;
   if (S.endQueue.length) { showHandEnd(S.endQueue.shift()); return; }
-  if (S.view && S.view.is_over && !S.gameEndShown) showGameEnd();
+  if (S.view && S.view.is_over) showGameEnd();
 }
 
 function hideOverlays() {
   $("#hand-end").hidden = true;
   $("#game-end").hidden = true;
   S.showingEnd = null;
-  S.gameEndShown = false;
 }
 
 function arrangementRow(title, arrangement, layoffs, knocker) {
@@ -1158,7 +1167,6 @@ $("#btn-next").addEventListener("click", nextFromEnd);
 function showGameEnd() {
   const v = S.view;
   const o = v.outcome;
-  S.gameEndShown = true;
   const me = S.seat ?? 0, opp = 1 - me;
   const name = (seat) => (seat === S.seat ? "You" : v.names[seat] || "Opponent");
   $("#ge-title").textContent = o.winner === null ? "A drawn game" : o.winner === S.seat ? "You win the game!" : `${name(o.winner)} wins the game`;
@@ -1191,7 +1199,13 @@ $("#btn-last-hand").addEventListener("click", () => {
 async function openHistory() {
   showPage("history");
   document.title = "Gin Rummy: your games";
-  const [games, stats] = await Promise.all([api("GET", "/api/players/me/games"), api("GET", "/api/players/me/stats")]);
+  let games, stats;
+  try {
+    [games, stats] = await Promise.all([api("GET", "/api/players/me/games"), api("GET", "/api/players/me/stats")]);
+  } catch (e) {
+    $("#stats").textContent = `Your games cannot be loaded: ${e.message}`;
+    return;
+  }
   const dl = $("#stats");
   const pct = stats.games ? Math.round((100 * stats.wins) / stats.games) : 0;
   const items = [
