@@ -353,7 +353,8 @@ def test_two_people_through_the_invite_link(browser: Browser, server: Server) ->
     assert re.fullmatch(rf"{re.escape(server.base)}/join/[0-9a-f]+#\S+", link)
     ann.click("#go-invited")
     ann.wait_for_selector("#hand .card")
-    assert "Waiting" in ann.inner_text("#turn") or "Waiting" in ann.inner_text("#opp-name")
+    assert "Waiting" in ann.inner_text("#opp-name")
+    assert link in ann.inner_text("#turn")  # the link stays at hand until the friend comes
     bob.goto(link)
     bob.wait_for_selector("#join:not([hidden])")
     assert "Ann invites you" in bob.inner_text("#join-rules")

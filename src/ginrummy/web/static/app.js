@@ -186,6 +186,7 @@ $("#invite-human").addEventListener("click", async () => {
     const made = await api("POST", "/api/games", { opponent: "human", preset: c.preset, name: c.name });
     // The invite travels in the fragment: browsers never send it to the server in the URL.
     $("#invite-link").value = `${location.origin}/join/${made.game_id}#${made.invite}`;
+    store.set(`invite.${made.game_id}`, $("#invite-link").value);
     $("#invite-box").hidden = false;
     $("#go-invited").onclick = () => navigate(`/game/${made.game_id}`);
     $("#invite-link").select();
@@ -711,7 +712,10 @@ function turnText(v, L) {
   if (v.is_over) return "The game is over.";
   const h = v.hand;
   const opp = 1 - (S.seat ?? 0);
-  if (S.seat !== null && !v.names[opp]) return "Waiting for your opponent to open the invite link…";
+  if (S.seat !== null && !v.names[opp]) {
+    const link = store.get(`invite.${v.game_id}`);
+    return `Waiting for your opponent to open the invite link…${link ? ` (${link})` : ""}`;
+  }
   if (!L.any) return `${seatName(v, h.to_act)} to play…`;
   if (S.mode === "knock") return "Knock: choose the card to discard face down (Esc cancels).";
   if (S.mode === "gin") return "Gin: choose the card to discard (Esc cancels).";
