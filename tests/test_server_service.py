@@ -230,3 +230,17 @@ def test_no_hints_between_people() -> None:
     with pytest.raises(ServiceError) as refused:
         service.hint(ticket.game_id, ticket.token)
     assert refused.value.code == "service/no-hint"
+
+
+def test_the_host_opening_their_own_invite_keeps_the_friends_seat() -> None:
+    service = GameService(open_store("sqlite://"))
+    _, host = service.create_player("Ann")
+    ticket = service.create_game(RULES, seat=0, player_token=host)
+    assert ticket.invite is not None
+    with pytest.raises(ServiceError) as refused:
+        service.join(ticket.game_id, ticket.invite, player_token=host)
+    assert refused.value.code == "service/already-seated"
+    _, friend = service.create_player("Bob")
+    joined = service.join(ticket.game_id, ticket.invite, player_token=friend)
+    assert joined.seat == 1
+    assert service.view(ticket.game_id, friend)["names"] == ["Ann", "Bob"]

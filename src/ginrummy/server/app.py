@@ -79,6 +79,7 @@ _STATUS = {
     "service/bad-invite": 403,
     "service/bad-player": 403,
     "service/full": 409,
+    "service/already-seated": 409,
     "service/conflict": 409,
 }
 

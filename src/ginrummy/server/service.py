@@ -144,6 +144,9 @@ class GameService:
             row = live.row
             if row.invite is None or not secrets.compare_digest(row.invite, _hash(invite)):
                 raise ServiceError("wrong invite for this game", "service/bad-invite")
+            if owner is not None and owner[0] in row.players:
+                # the host opening their own link must not take the friend's seat
+                raise ServiceError("you already sit at this game", "service/already-seated")
             free = [s for s in (0, 1) if row.tokens[s] is None]
             if not free:
                 raise ServiceError("this game already has two players", "service/full")

@@ -86,6 +86,8 @@ async function route() {
   const path = location.pathname;
   closeSocket();
   hideOverlays();
+  S.view = null;
+  S.endQueue = [];
   let m;
   try {
     await ensurePlayer();
@@ -166,7 +168,7 @@ function lobbyChoices() {
   store.set("name", name);
   store.set("level", $("#level").value);
   store.set("preset", $("#preset").value);
-  return { name: name || "You", level: $("#level").value, preset: $("#preset").value };
+  return { name: name || null, level: $("#level").value, preset: $("#preset").value };
 }
 
 $("#new-game").addEventListener("submit", async (e) => {
@@ -208,29 +210,31 @@ async function joinGame(gameId) {
   $("#join-error").textContent = invite ? "" : "This invite link has no invite in it: ask for the link again.";
   $("#join-go").disabled = !invite;
   $("#join-name").value = store.get("name", "");
+  $("#join-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const name = $("#join-name").value.trim();
+    store.set("name", name);
+    try {
+      await api("POST", `/api/games/${gameId}/join`, { invite, name: name || null });
+    } catch (err) {
+      if (err.code !== "service/already-seated") { // the link opened again: go to the seat
+        $("#join-error").textContent = err.code === "service/full"
+          ? "This game already has two players."
+          : `Could not join: ${err.message}`;
+        return;
+      }
+    }
+    navigate(`/game/${gameId}`, true);
+  };
+  $("#join-name").focus();
   try {
     const view = await api("GET", `/api/games/${gameId}`);
     const host = view.names.find((n) => n) || "A player";
     $("#join-rules").textContent = `${host} invites you: ${view.rules.name} rules, to ${view.rules.target} points.`;
   } catch (e) {
     $("#join-error").textContent = `No such game: ${e.message}`;
+    $("#join-go").disabled = true;
   }
-  $("#join-name").focus();
-  $("#join-form").onsubmit = async (e) => {
-    e.preventDefault();
-    const name = $("#join-name").value.trim();
-    store.set("name", name);
-    try {
-      await api("POST", `/api/games/${gameId}/join`, { invite, name: name || "Guest" });
-    } catch (err) {
-      // Already seated (the link opened twice) is fine: the player token opens the game.
-      if (err.code !== "service/full") {
-        $("#join-error").textContent = `Could not join: ${err.message}`;
-        return;
-      }
-    }
-    navigate(`/game/${gameId}`, true);
-  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -268,8 +272,14 @@ function connect() {
     try { msg = JSON.parse(e.data); } catch { return; }
     onMessage(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = (e) => {
     if (S.ws !== ws) return;
+    if (e.code === 4400) { // refused (no such game, bad auth): retrying cannot help
+      S.ws = null;
+      S.wsOpen = false;
+      clearInterval(S.pingTimer);
+      return;
+    }
     S.wsOpen = false;
     S.pending = null;
     clearInterval(S.pingTimer);
@@ -282,6 +292,9 @@ function connect() {
 
 function closeSocket() {
   clearTimeout(S.reconnectTimer);
+  clearTimeout(S.renderTimer);
+  S.renderTimer = null;
+  S.pending = null;
   clearInterval(S.pingTimer);
   if (S.ws) {
     const ws = S.ws;
@@ -330,7 +343,6 @@ function onMessage(msg) {
     S.everConnected = true;
     receiveView(msg.view);
   } else if (msg.type === "view") {
-    S.pending = null;
     receiveView(msg.view);
   } else if (msg.type === "sync") {
     receiveView(msg.view);
@@ -378,7 +390,12 @@ function receiveView(view) {
   const theirMove = old && view.version > old.version && lastMover(view) !== S.seat;
   const wait = theirMove && since < 550 && !reducedMotion() ? 550 - since : 0;
   clearTimeout(S.renderTimer);
+  S.renderTimer = null;
+  const gameId = S.gameId;
   const apply = () => {
+    S.renderTimer = null;
+    if (gameId !== S.gameId || view.game_id !== S.gameId) return; // the page left that game
+    S.pending = null;
     if (old && view.version !== old.version) setStatus("");
     S.view = view;
     rememberDeal(view);
@@ -449,7 +466,9 @@ function addLog(text) {
 
 function legal() {
   const v = S.view;
-  const actions = v && S.seat !== null && v.hand.to_act === S.seat ? v.hand.legal_actions : [];
+  // nothing is legal while an action is on its way or the answer is not yet on screen
+  const settled = !S.pending && !S.renderTimer;
+  const actions = settled && v && S.seat !== null && v.hand.to_act === S.seat ? v.hand.legal_actions : [];
   const set = (kind) => new Set(actions.filter((a) => a.startsWith(`${kind} `)).map((a) => a.split(" ")[1]));
   return {
     any: actions.length > 0,
@@ -524,7 +543,9 @@ function reducedMotion() {
 
 function render(old) {
   const v = S.view;
-  if (!v) return;
+  if (!v || document.body.dataset.page !== "table") return;
+  const hadFocus = $("#hand").contains(document.activeElement);
+  const focusIndex = [...$("#hand").querySelectorAll(".card")].indexOf(document.activeElement);
   const before = snapshot();
   const stockRect = $("#stock").getBoundingClientRect();
   const oppRect = $("#opp-hand").getBoundingClientRect();
@@ -618,8 +639,12 @@ function render(old) {
     }
     fitHand(hand);
     const cards = [...hand.querySelectorAll(".card")];
-    const focus = cards.find((el) => el.dataset.card === (S.focusCard || S.selected)) || cards[0];
-    if (focus) focus.tabIndex = 0;
+    const focus = cards.find((el) => el.dataset.card === (S.focusCard || S.selected))
+      || cards[Math.min(Math.max(focusIndex, 0), cards.length - 1)];
+    if (focus) {
+      focus.tabIndex = 0;
+      if (hadFocus) focus.focus({ preventScroll: true }); // keyboard players keep their place
+    }
     hand.setAttribute("aria-label", `Your hand, ${cards.length} cards`);
   }
 
@@ -656,6 +681,9 @@ function render(old) {
 
   // turn
   $("#turn").textContent = turnText(v, L);
+  const invite = S.seat !== null && !v.names[opp] ? store.get(`invite.${v.game_id}`) : null;
+  $("#invite-reminder").hidden = !invite;
+  $("#invite-reminder-link").textContent = invite || "";
   document.body.dataset.version = v.version;
   document.body.dataset.hand = h.hand_number;
   document.body.classList.toggle("my-turn", L.any);
@@ -713,8 +741,7 @@ function turnText(v, L) {
   const h = v.hand;
   const opp = 1 - (S.seat ?? 0);
   if (S.seat !== null && !v.names[opp]) {
-    const link = store.get(`invite.${v.game_id}`);
-    return `Waiting for your opponent to open the invite link…${link ? ` (${link})` : ""}`;
+    return "Waiting for your opponent to open the invite link…";
   }
   if (!L.any) return `${seatName(v, h.to_act)} to play…`;
   if (S.mode === "knock") return "Knock: choose the card to discard face down (Esc cancels).";
@@ -791,7 +818,8 @@ function discardCard(card) {
 function clickCard(card) {
   S.focusCard = card;
   const L = legal();
-  if (S.selected === card || (S.mode && (L.knock.has(card) || L.gin.has(card)))) {
+  const inMode = (S.mode === "knock" && L.knock.has(card)) || (S.mode === "gin" && L.gin.has(card));
+  if (S.selected === card || inMode) {
     if (!discardCard(card)) render();
     return;
   }
@@ -804,7 +832,8 @@ function knock() {
   const L = legal();
   if (!L.knock.size) return;
   if (S.selected && L.knock.has(S.selected)) { send(`knock ${S.selected}`); return; }
-  if (L.knock.size === 1) { send(`knock ${[...L.knock][0]}`); return; }
+  if (S.selected) setStatus(`Knocking by discarding ${cardText(S.selected)} is not allowed: choose a highlighted card.`, true);
+  else if (L.knock.size === 1) { send(`knock ${[...L.knock][0]}`); return; }
   S.mode = S.mode === "knock" ? null : "knock";
   render();
 }
@@ -813,24 +842,30 @@ function gin() {
   const L = legal();
   if (!L.gin.size) return;
   if (S.selected && L.gin.has(S.selected)) { send(`gin ${S.selected}`); return; }
-  if (L.gin.size === 1) { send(`gin ${[...L.gin][0]}`); return; }
+  if (S.selected) setStatus(`Discarding ${cardText(S.selected)} is not gin: choose a highlighted card.`, true);
+  else if (L.gin.size === 1) { send(`gin ${[...L.gin][0]}`); return; }
   S.mode = S.mode === "gin" ? null : "gin";
   render();
 }
 
 async function showHint() {
-  if (!S.view || !legal().any) return;
+  if (!S.view || !legal().any || S.hintPending) return;
+  const asked = S.view.version;
+  S.hintPending = true;
   const box = $("#hint-text");
   box.hidden = false;
   box.textContent = "Thinking…";
   try {
     const h = await api("GET", `/api/games/${S.gameId}/hint`);
+    if (!S.view || S.view.version !== asked) return; // the position moved on meanwhile
     const [, card] = h.action.split(" ");
     S.hint = { ...h, card };
     box.textContent = `Hint: ${h.reason}`;
     render();
   } catch (e) {
     box.textContent = `No hint: ${e.message}`;
+  } finally {
+    S.hintPending = false;
   }
 }
 
@@ -959,7 +994,7 @@ function dropTarget(e) {
 // Keyboard: every action has a key; arrows walk the hand.
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea, summary")) return;
-  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   if (!$("#hand-end").hidden || !$("#game-end").hidden) {
     if (!$("#hand-end").hidden && (e.key === "n" || e.key === "N")) { e.preventDefault(); nextFromEnd(); }
     return;
@@ -995,7 +1030,8 @@ document.addEventListener("keydown", (e) => {
     m: () => { $("#mute").checked = !$("#mute").checked; applySettings(); },
   };
   if (acts[key]) { e.preventDefault(); acts[key](); }
-  if (key === "Enter" && !cardEl && S.selected) { e.preventDefault(); discardCard(S.selected); }
+  const onPage = e.target === document.body || e.target.closest("#hand");
+  if (key === "Enter" && !cardEl && S.selected && onPage) { e.preventDefault(); discardCard(S.selected); }
 });
 
 // ---------------------------------------------------------------------------------------
@@ -1026,6 +1062,13 @@ function hideOverlays() {
   $("#hand-end").hidden = true;
   $("#game-end").hidden = true;
   S.showingEnd = null;
+  syncInert();
+}
+
+/** While a dialog is open, the page behind it takes no focus, clicks or keys. */
+function syncInert() {
+  const open = !$("#hand-end").hidden || !$("#game-end").hidden;
+  for (const el of document.querySelectorAll("main, header")) el.inert = open;
 }
 
 function arrangementRow(title, arrangement, layoffs, knocker) {
@@ -1104,6 +1147,7 @@ function showHandEnd(index) {
   checkDeal(number);
   $("#btn-next").firstChild.textContent = v.is_over && index === v.results.length - 1 ? "See the final score " : "Next hand ";
   $("#hand-end").hidden = false;
+  syncInert();
   $("#btn-next").focus();
   const snd = { gin: "gin", "big-gin": "gin", undercut: "undercut" }[r.kind];
   sound.play(snd || (r.kind === "void" ? "deal" : "knock"));
@@ -1163,6 +1207,7 @@ function nextFromEnd() {
   store.set(`seen.${S.gameId}`, String(S.showingEnd + 1));
   S.showingEnd = null;
   $("#hand-end").hidden = true;
+  syncInert();
   maybeShowEnd();
   if ($("#game-end").hidden && S.showingEnd === null) $("#hand").querySelector(".card[tabindex='0']")?.focus();
 }
@@ -1187,6 +1232,7 @@ function showGameEnd() {
   if (o.shutout) notes.push(`Shutout: the loser scored no points (${o.shutout}).`);
   $("#ge-note").textContent = notes.join(" ");
   $("#game-end").hidden = false;
+  syncInert();
   $("#btn-lobby").focus();
   sound.play(o.winner === S.seat ? "win" : "knock");
 }
@@ -1194,6 +1240,7 @@ $("#btn-lobby").addEventListener("click", () => navigate("/"));
 $("#btn-replay").addEventListener("click", () => navigate(`/replay/${S.gameId}`));
 $("#btn-last-hand").addEventListener("click", () => {
   $("#game-end").hidden = true;
+  syncInert();
   showHandEnd(S.view.results.length - 1);
 });
 
@@ -1233,6 +1280,10 @@ async function openReplay(gameId) {
     const g = games.find((x) => x.game_id === gameId);
     RP.names = g ? g.names.map((n, i) => (i === g.seat ? `${n || "You"} (you)` : n || "Opponent")) : ["Seat 0", "Seat 1"];
   } catch (e) {
+    RP.frames = [];
+    for (const id of ["#rp-hand-0", "#rp-hand-1", "#rp-pile", "#rp-hand"]) $(id).replaceChildren();
+    $("#rp-pos").textContent = "";
+    $("#rp-result").textContent = "";
     $("#rp-action").textContent = `No replay: ${e.message}`;
     return;
   }
@@ -1250,7 +1301,13 @@ async function openReplay(gameId) {
 function replayHand(i) {
   RP.hand = i;
   $("#rp-hand").value = String(i);
-  RP.frames = handFrames(RP.record.hands[i]);
+  try {
+    RP.frames = handFrames(RP.record.hands[i]);
+  } catch (e) {
+    RP.frames = [];
+    $("#rp-action").textContent = `This hand cannot be replayed: ${e.message}`;
+    return;
+  }
   RP.at = 0;
   drawReplay();
 }
