@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 import ginrummy
+from ginrummy.actions import DISCARD_TEXT
 from ginrummy.ai import LEVELS, player
+from ginrummy.ai.base import discard_options, end_action, least_deadwood_discard
 from ginrummy.ai.knowledge import Knowledge, joins_meld
-from ginrummy.cards import mask_of, parse_cards, shuffled_deck
+from ginrummy.ai.simple import EasyPlayer
+from ginrummy.cards import POINTS, cards_of, mask_of, parse_cards, shuffled_deck
+from ginrummy.melds import best_discard_mask, melded_mask
 from ginrummy.views import PlayerView
 
 RULESETS = [ginrummy.Rules.preset(n) for n in ginrummy.Rules.PRESET_NAMES] + [
@@ -225,3 +229,41 @@ def test_playout_scores_like_the_engine() -> None:
     )
     state = state.apply("pass").apply("pass").apply("stock").apply("knock 2h")
     assert state.result is not None and state.result.points == 66 and state.result.winner == 1
+
+
+class ReferenceEasy(EasyPlayer):
+    """``easy``'s discard as first written, every value worked out from the hand."""
+
+    def discard(self, k: Knowledge, view: PlayerView) -> str:
+        best, _ = best_discard_mask(k.hand)
+        if best <= k.knock_limit:
+            card, best = least_deadwood_discard(discard_options(k))
+            if best <= k.knock_limit:
+                return end_action(card, best, knock=True, limit=k.knock_limit)
+        legal = k.hand & ~(1 << k.taken) if k.taken >= 0 else k.hand
+        dead = legal & ~melded_mask(k.hand)
+        pool = [int(c) for c in cards_of(dead or legal)]
+        top_points = max(POINTS[c % 13] for c in pool)
+        card = self.rng.choice([c for c in pool if POINTS[c % 13] == top_points])
+        return DISCARD_TEXT[card]
+
+
+def test_easy_reads_the_legal_actions_like_the_reference() -> None:
+    """easy's fast path (knock or gin read off the legal actions, the top cards by rank
+    bits) chooses what the reference does, with the same draws from its random source, in
+    every position of many hands (against random play too, for odd positions)."""
+    compared = 0
+    for n in range(160):
+        rules = RULESETS[n % len(RULESETS)]
+        state = ginrummy.deal(rules, n % 2, shuffled_deck(f"easy-ref-{n}"))
+        bots = {0: player("easy", f"{n}/0"), 1: player("random" if n % 3 else "easy", f"{n}/1")}
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            fast, reference = EasyPlayer(n), ReferenceEasy(n)
+            assert fast.choose(view) == reference.choose(view)
+            assert fast.rng.getstate() == reference.rng.getstate()
+            compared += 1
+            state = state.apply(bots[seat].choose(view), seat)
+    assert compared > 3000

@@ -107,3 +107,16 @@ def test_shuffle_matches_its_documentation() -> None:
         assert [int(c) for c in shuffled_deck(f"doc-{n}")] == reference_shuffle(f"doc-{n}")
     assert shuffled_deck(b"bytes") == shuffled_deck("bytes")
     assert shuffled_deck("a") != shuffled_deck("b")
+
+
+def test_shuffle_without_its_fast_path_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Limits no word passes force the general loop (the one that rejects words): it gives
+    the documented order too, so both paths are checked against the reference."""
+    import ginrummy.cards as cards_module
+
+    fast = [shuffled_deck(f"doc-{n}") for n in range(40)]
+    monkeypatch.setattr(cards_module, "_STEP_LIMITS", (0,) * 51)
+    for n in range(40):
+        slow = shuffled_deck(f"doc-{n}")
+        assert slow == fast[n]
+        assert [int(c) for c in slow] == reference_shuffle(f"doc-{n}")

@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 import ginrummy
 import oracle
 from ginrummy.actions import ACTIONS
-from ginrummy.cards import DECK, FULL_DECK_MASK, POINTS, mask_of, parse_cards, shuffled_deck
+from ginrummy.cards import (
+    DECK,
+    FULL_DECK_MASK,
+    POINTS,
+    format_cards,
+    mask_of,
+    parse_cards,
+    shuffled_deck,
+)
 from ginrummy.melds import (
     all_min_arrangements,
     arrange_mask,
@@ -49,6 +57,7 @@ def check_arrangement(cards: list[int]) -> None:
     used = 0
     for meld in arr.melds:
         assert is_meld(meld), meld
+        assert list(meld) == sorted(meld, key=lambda c: (c % 13, c // 13))
         mm = mask_of(meld)
         assert not used & mm, "a card is in two melds"
         used |= mm
@@ -312,3 +321,105 @@ def test_melded_mask_is_the_arrangements_melds(cards: list[int]) -> None:
     m = mask_of(cards)
     arrangement = arrange_mask(m)
     assert melded_mask(m) == mask_of(c for meld in arrangement.melds for c in meld)
+
+
+# --- fast paths of the self-play loop against the oracle --------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(any_hands, st.integers(0, 51))
+def test_joins_meld_equals_oracle(cards: list[int], card: int) -> None:
+    from ginrummy.ai.knowledge import joins_meld
+
+    hand = [c for c in cards if c != card]
+    expected = any(card in meld for meld in oracle.all_melds([*hand, card]))
+    assert joins_meld(card, mask_of(hand)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_hands)
+def test_arrange_mask_is_the_first_minimal_arrangement(cards: list[int]) -> None:
+    m = mask_of(cards)
+    first = all_min_arrangements(m)[0]
+    got = arrange_mask(m)
+    assert (got.melds, got.deadwood, got.deadwood_points, got.meld_masks) == (
+        first.melds,
+        first.deadwood,
+        first.deadwood_points,
+        first.meld_masks,
+    )
+
+
+@st.composite
+def eleven_card_positions(draw: Any) -> tuple[list[int], list[int]]:
+    """Eleven cards (often meld-rich) to discard from, and the other 41 in some order."""
+    cards = draw(st.one_of(meld_rich_hands(max_size=11), uniform_hands))
+    rest = [c for c in range(52) if c not in cards]
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    rng.shuffle(rest)
+    fill = 11 - len(cards)
+    return cards + rest[:fill], rest[fill:]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(eleven_card_positions(), st.sampled_from(RULESETS))
+def test_knock_and_gin_actions_equal_oracle(
+    position: tuple[list[int], list[int]], rules: ginrummy.Rules
+) -> None:
+    """The legal knocks and gins (found with a deadwood bound first) are exactly the discards
+    the oracle says leave at most the knock limit (zero: gin)."""
+    eleven, others = position
+    # seat 0 (non-dealer) holds ten, both pass the upcard, and it draws the eleventh
+    state = ginrummy.new_hand(
+        rules, 1, (eleven[:10], others[:10]), others[10], [eleven[10], *others[11:41]]
+    )
+    state = state.apply("pass").apply("pass").apply("stock")
+    assert state.hand_mask(0) == mask_of(eleven)
+    limit = state.knock_limit
+    expected = set()
+    for c in eleven:
+        dw = oracle.min_deadwood([x for x in eleven if x != c])
+        if dw == 0:
+            expected.add(f"gin {DECK[c]}")
+        elif dw <= limit:
+            expected.add(f"knock {DECK[c]}")
+    if rules.big_gin_bonus is not None and oracle.min_deadwood(eleven) == 0:
+        expected.add("big-gin")
+    legal = state.legal_actions()
+    assert {a for a in legal if not a.startswith("discard")} == expected
+    assert sorted(a for a in legal if a.startswith("discard")) == sorted(
+        f"discard {DECK[c]}" for c in eleven
+    )
+
+
+def test_runs_at_the_ends_of_adjacent_suits_stay_apart() -> None:
+    """Ks and Ah are neighbouring bits of a card mask, never neighbouring cards."""
+    cards = parse_cards("Js Qs Ks Ah 2h 3h Qd Kd Ac 2c")
+    arrangement = arrange_mask(mask_of(cards))
+    assert [format_cards(m) for m in arrangement.melds] == ["Ah 2h 3h", "Js Qs Ks"]
+    assert arrangement.deadwood_points == 23
+    check_arrangement(cards)
+
+
+@settings(max_examples=400, deadline=None)
+@given(any_hands)
+def test_deadwood_floor_is_the_cards_in_no_meld(cards: list[int]) -> None:
+    from ginrummy.melds import deadwood_floor_mask
+
+    melds = oracle.all_melds(cards)
+    loose = [c for c in cards if not any(c in meld for meld in melds)]
+    m = mask_of(cards)
+    floor = deadwood_floor_mask(m)
+    assert floor == oracle.points(loose)
+    assert floor <= deadwood_mask(m)
+    if not any(len(meld) >= 3 and len({c % 13 for c in meld}) == 1 for meld in melds):
+        assert floor == deadwood_mask(m)  # exact without sets
+
+
+def test_from_melds_orders_any_cards_by_rank() -> None:
+    """Melds come out by rank then suit, even a group that is not one suit or one rank."""
+    hand = mask_of(parse_cards("Kd 2s 2c 7h 3s 8h 9h"))
+    odd = mask_of(parse_cards("Kd 2s 2c"))
+    arrangement = ginrummy.Arrangement.from_melds(hand, [odd, mask_of(parse_cards("7h 8h 9h"))])
+    assert [format_cards(m) for m in arrangement.melds] == ["2s 2c Kd", "7h 8h 9h"]
+    assert format_cards(arrangement.deadwood) == "3s"

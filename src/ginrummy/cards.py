@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Iterable, Iterator
+from operator import lt as _lt
 from typing import Final
 
 from .errors import CardParseError
@@ -191,6 +192,17 @@ def cards_of(
     return [*_s[mask & 8191], *_h[mask >> 13 & 8191], *_d[mask >> 26 & 8191], *_c[mask >> 39]]
 
 
+def cards_tuple(
+    mask: int,
+    _s: tuple[tuple[Card, ...], ...] = _SUIT_CARDS[0],
+    _h: tuple[tuple[Card, ...], ...] = _SUIT_CARDS[1],
+    _d: tuple[tuple[Card, ...], ...] = _SUIT_CARDS[2],
+    _c: tuple[tuple[Card, ...], ...] = _SUIT_CARDS[3],
+) -> tuple[Card, ...]:
+    """:func:`cards_of` as a tuple."""
+    return _s[mask & 8191] + _h[mask >> 13 & 8191] + _d[mask >> 26 & 8191] + _c[mask >> 39]
+
+
 def format_cards(cards: Iterable[int], sep: str = " ") -> str:
     """Cards in their two-character form, joined by ``sep``."""
     return sep.join(NAMES[c] for c in cards)
@@ -282,6 +294,11 @@ class CardSet:
 SHUFFLE_DOMAIN: Final = b"ginrummy-shuffle-v1"
 
 
+_STEPS: Final = range(51, 0, -1)
+_STEP_LIMITS: Final = tuple(4294967296 - 4294967296 % (i + 1) for i in _STEPS)
+"""Per step of the shuffle (``i`` from 51 down): a word is accepted when below this."""
+
+
 def shuffled_deck(seed: bytes | str) -> tuple[Card, ...]:
     """The deck order produced by ``seed``: a Fisher-Yates shuffle driven by SHA-256.
 
@@ -312,8 +329,15 @@ def shuffled_deck(seed: bytes | str) -> tuple[Card, ...]:
 
     more()
     order = list(range(52))
+    if all(map(_lt, words, _STEP_LIMITS)):
+        # No word is rejected (all but about one deck in seven million): step k takes word
+        # k. The same swaps as the loop below, without its bookkeeping.
+        for i, word in zip(_STEPS, words, strict=False):  # 51 steps, 56 words
+            j = word % (i + 1)
+            order[i], order[j] = order[j], order[i]
+        return tuple([DECK[c] for c in order])
     pos = 0
-    for i in range(51, 0, -1):
+    for i in _STEPS:
         bound = i + 1
         limit = 4294967296 - 4294967296 % bound
         while True:

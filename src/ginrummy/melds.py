@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Final
 
-from .cards import DECK, POINTS, Card, cards_of, format_cards, mask_of, parse_cards
+from .cards import DECK, POINTS, Card, cards_of, cards_tuple, format_cards, mask_of, parse_cards
 
 __all__ = [
     "RUN_DEADWOOD",
+    "RUN_MELDED",
     "Arrangement",
     "LayOff",
     "LayOffResult",
@@ -42,6 +43,7 @@ __all__ = [
     "best_discard",
     "best_discard_mask",
     "deadwood_after_discards_mask",
+    "deadwood_floor_mask",
     "deadwood_mask",
     "deadwood_points",
     "format_cards",
@@ -54,6 +56,8 @@ __all__ = [
 ]
 
 _SUIT: Final = 0x1FFF
+_RANK_BITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""The four cards of rank 0 (ace); shifted left by a rank (or times its bit): that rank's."""
 _NEG: Final = -(1 << 20)
 
 
@@ -90,8 +94,10 @@ def _suit_pattern_tables() -> tuple[list[int], list[int], list[int]]:
     return deadwood, melded, gain_key
 
 
-RUN_DEADWOOD, _RUN_MELDED, _GAIN_KEY = _suit_pattern_tables()
-"""``RUN_DEADWOOD[p]``: deadwood points of suit pattern ``p`` (bit r = rank r) using runs only."""
+RUN_DEADWOOD, RUN_MELDED, _GAIN_KEY = _suit_pattern_tables()
+"""``RUN_DEADWOOD[p]``: deadwood points of suit pattern ``p`` (bit r = rank r) using runs only;
+``RUN_MELDED[p]``: the ranks of ``p`` in a block of three or more consecutive ranks (a run)."""
+_RUN_MELDED = RUN_MELDED
 
 _RD = RUN_DEADWOOD
 
@@ -119,8 +125,14 @@ def _set_options() -> list[list[tuple[int, ...]]]:
 _SET_OPTIONS: Final = _set_options()
 
 
-def _set_choices(m: int, trip: int) -> list[int]:
+def _set_choices(m: int, trip: int) -> Sequence[int]:
     """All choices of sets (each a card mask of the set cards) for ranks in ``trip``."""
+    low = trip & -trip
+    if low == trip:  # one rank (the usual case): its options as they are
+        r = low.bit_length() - 1
+        return _SET_OPTIONS[r][
+            (m >> r & 1) | (m >> (r + 12) & 2) | (m >> (r + 24) & 4) | (m >> (r + 36) & 8)
+        ]
     per_rank: list[tuple[int, ...]] = []
     while trip:
         low = trip & -trip
@@ -128,8 +140,6 @@ def _set_choices(m: int, trip: int) -> list[int]:
         trip ^= low
         presence = (m >> r & 1) | (m >> (r + 12) & 2) | (m >> (r + 24) & 4) | (m >> (r + 36) & 8)
         per_rank.append(_SET_OPTIONS[r][presence])
-    if len(per_rank) == 1:
-        return list(per_rank[0])
     return [sum(combo) for combo in product(*per_rank)]
 
 
@@ -157,16 +167,36 @@ def deadwood_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> int:
     b = (m >> 13) & 8191
     c = (m >> 26) & 8191
     d = m >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return _deadwood_with_sets(m)
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if trip:
+        return _deadwood_with_sets(m, trip)
     return _rd[a] + _rd[b] + _rd[c] + _rd[d]
 
 
-def _deadwood_with_sets(m: int) -> int:
+def deadwood_floor_mask(m: int, _rd: list[int] = RUN_DEADWOOD, _rm: list[int] = RUN_MELDED) -> int:
+    """A lower bound of :func:`deadwood_mask`: the points of the cards of ``m`` that are in no
+    meld at all (no run of three through them, fewer than three of their rank). Exact when no
+    rank is held three times; it never enumerates sets.
+    """
+    a = m & 8191
+    b = (m >> 13) & 8191
+    c = (m >> 26) & 8191
+    d = m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if not trip:
+        return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+    # outside runs and sets every block of a suit is shorter than three: all deadwood
+    loose = m & ~(_rm[a] | _rm[b] << 13 | _rm[c] << 26 | _rm[d] << 39 | trip * _RANK_BITS)
+    return (
+        _rd[loose & 8191] + _rd[(loose >> 13) & 8191] + _rd[(loose >> 26) & 8191] + _rd[loose >> 39]
+    )
+
+
+def _deadwood_with_sets(m: int, trip: int, _rd: list[int] = RUN_DEADWOOD) -> int:
     best = 1 << 30
-    for used in _set_choices(m, _trips(m)):
+    for used in _set_choices(m, trip):
         rest = m & ~used
-        v = _runs_deadwood(rest)
+        v = _rd[rest & 8191] + _rd[(rest >> 13) & 8191] + _rd[(rest >> 26) & 8191] + _rd[rest >> 39]
         if v < best:
             best = v
     return best
@@ -214,7 +244,13 @@ def best_discard_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> tuple[int, int]:
         key = _best_removal(rest)
         suit = key & 3
         key >>= 2
-        v = _runs_deadwood(rest) - (key >> 4)
+        v = (
+            _rd[rest & 8191]
+            + _rd[(rest >> 13) & 8191]
+            + _rd[(rest >> 26) & 8191]
+            + _rd[rest >> 39]
+            - (key >> 4)
+        )
         if v < best:
             best = v
             best_card = suit * 13 + (key & 15)
@@ -230,47 +266,74 @@ def deadwood_after_discards_mask(m: int) -> dict[int, int]:
     outside the sets changes only its suit's run table entry; every choice of sets of the hand
     without that card is such a choice, so the minimum over choices is exact.
     """
-    trip = _trips(m)
-    choices = _set_choices(m, trip) if trip else [0]
-    out: dict[int, int] = {}
     rd = _RD
-    for used in choices:
+    a = m & 8191
+    b = (m >> 13) & 8191
+    c = (m >> 26) & 8191
+    d = m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    out: dict[int, int] = {}
+    if not trip:  # runs only: removing a card changes its suit's entry alone
+        total = rd[a] + rd[b] + rd[c] + rd[d]
+        for first, p in ((0, a), (13, b), (26, c), (39, d)):
+            others = total - rd[p]
+            q = p
+            while q:
+                low = q & -q
+                q ^= low
+                out[first + low.bit_length() - 1] = others + rd[p ^ low]
+        return out
+    for used in _set_choices(m, trip):
         rest = m & ~used
-        pats = (rest & _SUIT, (rest >> 13) & _SUIT, (rest >> 26) & _SUIT, rest >> 39)
-        total = rd[pats[0]] + rd[pats[1]] + rd[pats[2]] + rd[pats[3]]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            card = low.bit_length() - 1
-            p = pats[card // 13]
-            value = total - rd[p] + rd[p ^ (1 << (card % 13))]
-            if value < out.get(card, 1 << 30):
-                out[card] = value
+        a = rest & 8191
+        b = (rest >> 13) & 8191
+        c = (rest >> 26) & 8191
+        d = rest >> 39
+        total = rd[a] + rd[b] + rd[c] + rd[d]
+        for first, p in ((0, a), (13, b), (26, c), (39, d)):
+            others = total - rd[p]
+            q = p
+            while q:
+                low = q & -q
+                q ^= low
+                card = first + low.bit_length() - 1
+                value = others + rd[p ^ low]
+                if value < out.get(card, 1 << 30):
+                    out[card] = value
     return out
 
 
-def melded_mask(m: int) -> int:
+def melded_mask(m: int, _rm: list[int] = _RUN_MELDED) -> int:
     """The cards melded in the deadwood-minimal arrangement :func:`arrange_mask` picks."""
-    trip = _trips(m)
+    a = m & 8191
+    b = (m >> 13) & 8191
+    c = (m >> 26) & 8191
+    d = m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if not trip:  # no sets possible: the runs of each suit
+        return _rm[a] | _rm[b] << 13 | _rm[c] << 26 | _rm[d] << 39
     best, best_used = 1 << 30, 0
-    for used in _set_choices(m, trip) if trip else [0]:
+    rd = RUN_DEADWOOD
+    for used in _set_choices(m, trip):
         rest = m & ~used
-        v = _runs_deadwood(rest)
+        v = rd[rest & 8191] + rd[(rest >> 13) & 8191] + rd[(rest >> 26) & 8191] + rd[rest >> 39]
         if v < best:
             best, best_used = v, used
     rest = m & ~best_used
-    runs = 0
-    for s in range(4):
-        runs |= _RUN_MELDED[(rest >> (13 * s)) & _SUIT] << (13 * s)
-    return best_used | runs
+    runs = _rm[rest & 8191] | _rm[(rest >> 13) & 8191] << 13 | _rm[(rest >> 26) & 8191] << 26
+    return best_used | runs | _rm[rest >> 39] << 39
 
 
 # --- arrangements ---------------------------------------------------------------------------
 
 
-def _meld_key(meld: int) -> tuple[int, int]:
-    low = (meld & -meld).bit_length() - 1
-    return (low % 13, low // 13)
+_RANK_ORDER: Final = tuple((c % 13) * 4 + c // 13 for c in range(52))
+"""A sort key per card: by rank, then suit."""
+
+
+def _meld_key(meld: int, _order: tuple[int, ...] = _RANK_ORDER) -> int:
+    """Melds sort by their lowest card, by rank then suit."""
+    return _order[(meld & -meld).bit_length() - 1]
 
 
 def _run_masks(rest: int) -> list[int]:
@@ -307,9 +370,17 @@ class Arrangement:
         used = 0
         for mm in masks:
             used |= mm
-        dead = sorted(cards_of(hand & ~used), key=lambda c: (c % 13, c // 13))
-        melds = tuple(tuple(sorted(cards_of(mm), key=lambda c: (c % 13, c // 13))) for mm in masks)
-        return cls(melds, tuple(dead), sum(POINTS[c % 13] for c in dead), masks)
+        by_rank = _RANK_ORDER.__getitem__
+        dead = sorted(cards_of(hand & ~used), key=by_rank)
+        melds = []
+        for mm in masks:
+            low = (mm & -mm).bit_length() - 1
+            first = low - low % 13  # the first card of the lowest card's suit
+            if mm < 1 << (first + 13) or not mm & ~(_RANK_BITS << (low % 13)):
+                melds.append(cards_tuple(mm))  # one suit or one rank: already in rank order
+            else:
+                melds.append(tuple(sorted(cards_of(mm), key=by_rank)))
+        return cls(tuple(melds), tuple(dead), sum([POINTS[c % 13] for c in dead]), masks)
 
     def __str__(self) -> str:
         parts = ["[" + format_cards(m) + "]" for m in self.melds]
@@ -343,7 +414,7 @@ def _arrangements(m: int, only_min: bool) -> list[Arrangement]:
         sets: list[int] = []
         u = used
         for r in range(13):
-            rank_bits = u & (1 | 1 << 13 | 1 << 26 | 1 << 39) << r
+            rank_bits = u & _RANK_BITS << r
             if rank_bits:
                 sets.append(rank_bits)
         out.append(Arrangement.from_melds(m, sets + _run_masks(m & ~used)))
@@ -357,7 +428,26 @@ def arrange_mask(m: int) -> Arrangement:
     choices is "no set" first, then the full set, then 3-card subsets (lowest rank varies
     fastest). :func:`all_min_arrangements` gives them all.
     """
-    return _arrangements(m, only_min=True)[0]
+    trip = _trips(m)
+    if not trip:  # no sets: the runs of each suit
+        return Arrangement.from_melds(m, _run_masks(m))
+    best, best_used = 1 << 30, 0
+    for used in _set_choices(m, trip):  # the first minimal choice, as _arrangements orders them
+        v = _runs_deadwood(m & ~used)
+        if v < best:
+            best, best_used = v, used
+    return Arrangement.from_melds(m, _set_masks(best_used) + _run_masks(m & ~best_used))
+
+
+def _set_masks(used: int) -> list[int]:
+    """The sets (card masks, lowest rank first) of a choice of sets ``used``."""
+    sets: list[int] = []
+    ranks = (used | used >> 13 | used >> 26 | used >> 39) & _SUIT
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        sets.append(used & _RANK_BITS * low)
+    return sets
 
 
 def _to_mask(cards: Iterable[int]) -> int:
@@ -448,7 +538,7 @@ def _layoff_options(meld: int, defender: int) -> list[list[int]]:
         # a set: the bit of this rank in each suit it spans
         if meld.bit_count() != 3:
             return []
-        rank_all = (1 | 1 << 13 | 1 << 26 | 1 << 39) << rank
+        rank_all = _RANK_BITS << rank
         missing = rank_all & ~meld
         return [[missing]] if defender & missing else []
     hi = pattern.bit_length() - 1
@@ -465,9 +555,23 @@ def _layoff_options(meld: int, defender: int) -> list[list[int]]:
     return [down, up]
 
 
-def _chain_masks(chain: list[int]) -> list[tuple[int, ...]]:
-    """Prefixes of a chain: () , (c1,), (c1, c2), ..."""
-    return [tuple(chain[:k]) for k in range(len(chain) + 1)]
+_Slot = tuple[int, list[tuple[int, int]]]
+
+
+def _layoff_slots(defender: int, knocker_melds: Sequence[int]) -> list[_Slot]:
+    """``(meld index, options)`` for each meld end where the defender can lay off: the options
+    are ``(cards mask, count)`` for each prefix of the chain, nothing laid first."""
+    slots: list[_Slot] = []
+    for index, meld in enumerate(knocker_melds):
+        for chain in _layoff_options(meld, defender):
+            if chain:
+                options = [(0, 0)]
+                laid = 0
+                for bit in chain:
+                    laid |= bit
+                    options.append((laid, len(options)))
+                slots.append((index, options))
+    return slots
 
 
 def lay_off_mask(defender: int, knocker_melds: Sequence[int]) -> LayOffResult:
@@ -478,38 +582,32 @@ def lay_off_mask(defender: int, knocker_melds: Sequence[int]) -> LayOffResult:
     one laying off fewest cards is chosen (the defender's own melds stay whole), then the first
     found.
     """
-    # one entry per (meld, end): list of possible card tuples laid there
-    slots: list[tuple[int, list[tuple[int, ...]]]] = []
-    for index, meld in enumerate(knocker_melds):
-        for chain in _layoff_options(meld, defender):
-            if chain:
-                slots.append((index, _chain_masks(chain)))
-    best: tuple[int, int, tuple[tuple[int, int], ...]] | None = None
-    for combo in product(*(opts for _, opts in slots)):
-        laid = 0
-        count = 0
-        ok = True
-        pairs: list[tuple[int, int]] = []
-        for (index, _), cards in zip(slots, combo, strict=True):
-            for bit in cards:
-                if laid & bit:
-                    ok = False
-                    break
-                laid |= bit
-                count += 1
-                pairs.append((bit.bit_length() - 1, index))
-            if not ok:
+    slots = _layoff_slots(defender, knocker_melds)
+    if not slots:  # nothing to lay off
+        arrangement = arrange_mask(defender)
+        return LayOffResult(arrangement, (), arrangement.deadwood_points)
+    # every combination of one option per slot, in order; the values decide, and only the
+    # chosen combination's lay-offs are built
+    best_dw, best_count = 1 << 30, 0
+    best_combo: tuple[tuple[int, int], ...] = ()
+    for combo in product(*(options for _, options in slots)):
+        laid = count = 0
+        for cards, n in combo:
+            if laid & cards:  # a card can go onto one meld end only
                 break
-        if not ok:
-            continue
-        dw = deadwood_mask(defender & ~laid)
-        if best is None or (dw, count) < (best[0], best[1]):
-            best = (dw, count, tuple(pairs))
-    assert best is not None  # the empty combination is always there
-    dw, _, pairs_best = best
-    laid = mask_of(card for card, _ in pairs_best)
-    layoffs = tuple(LayOff(DECK[card], index) for card, index in sorted(pairs_best))
-    return LayOffResult(arrange_mask(defender & ~laid), layoffs, dw)
+            laid |= cards
+            count += n
+        else:
+            dw = deadwood_mask(defender & ~laid)
+            if dw < best_dw or (dw == best_dw and count < best_count):
+                best_dw, best_count, best_combo = dw, count, combo
+    laid = 0
+    pairs: list[tuple[int, int]] = []
+    for (index, _), (cards, _) in zip(slots, best_combo, strict=True):
+        laid |= cards
+        pairs.extend((card, index) for card in cards_of(cards))
+    layoffs = tuple(LayOff(DECK[card], index) for card, index in sorted(pairs))
+    return LayOffResult(arrange_mask(defender & ~laid), layoffs, best_dw)
 
 
 def lay_off(defender: Iterable[int], knocker: Arrangement) -> LayOffResult:
@@ -553,35 +651,22 @@ def _min_meld_sets(m: int) -> tuple[int, list[list[int]]]:
             chosen = [used]
         elif v == best:
             chosen.append(used)
-    out: list[list[int]] = []
-    for used in chosen:
-        sets = [used & ((1 | 1 << 13 | 1 << 26 | 1 << 39) << r) for r in range(13)]
-        out.append([s for s in sets if s] + _run_masks(m & ~used))
-    return best, out
+    return best, [_set_masks(used) + _run_masks(m & ~used) for used in chosen]
 
 
 def _layoff_deadwood(defender: int, melds: Sequence[int]) -> int:
     """Least defender deadwood after laying off onto ``melds`` (value only)."""
-    slots: list[list[tuple[int, ...]]] = []
-    for meld in melds:
-        for chain in _layoff_options(meld, defender):
-            if chain:
-                slots.append(_chain_masks(chain))
+    slots = _layoff_slots(defender, melds)
     if not slots:
         return deadwood_mask(defender)
     best = 1 << 30
-    for combo in product(*slots):
+    for combo in product(*(options for _, options in slots)):
         laid = 0
-        ok = True
-        for cards in combo:
-            for bit in cards:
-                if laid & bit:
-                    ok = False
-                    break
-                laid |= bit
-            if not ok:
+        for cards, _ in combo:
+            if laid & cards:
                 break
-        if ok:
+            laid |= cards
+        else:
             dw = deadwood_mask(defender & ~laid)
             if dw < best:
                 best = dw

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .cards import Card
+from .cards import DECK, Card, cards_tuple
 from .engine.game import GameOutcome, GameState
-from .engine.hand import Event, HandState, Phase
+from .engine.hand import _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE, Event, HandState, Phase
 from .engine.result import HandResult
 from .melds import Arrangement, arrange_mask
 from .rules import Rules
@@ -123,40 +123,51 @@ class PlayerView(NamedTuple):
 
 
 _PHASE_TEXT = {phase: phase.value for phase in Phase}
+_HISTORY_SLOT = {0: _PUBLIC_0, 1: _PUBLIC_1, None: _PUBLIC_NONE}
 
 
 def view_of(state: HandState, seat: int | None) -> PlayerView:
     """The view of ``state`` for ``seat`` (0, 1, or ``None`` for a spectator)."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
-    ctx = state.context
-    to_act = state.to_act
-    # Built as a plain tuple in field order: views are made for every decision, and this
-    # skips the named tuple's keyword constructor (a test checks the field order).
+    # This module is the one door from the state to the players, so it reads the state's
+    # fields directly: a view is made for every decision, and the public properties would
+    # cost a call each. It is built as a plain tuple in field order, which skips the named
+    # tuple's keyword constructor (a test checks the field order and each field's value).
+    fixed = state._fixed
+    ctx = fixed.context
+    to_act = state._to_act
+    h0, h1 = state._hands
+    k0, k1 = state._known
+    taken = state._taken
+    # the history's cached event tuple for this audience (never empty once there is one)
+    slot = _HISTORY_SLOT[seat]
+    node = state._history
+    history = () if node is None else node[slot] or state._events(slot)
     return _new_view(
         PlayerView,
         (
             seat,
-            _PHASE_TEXT[state.phase],
+            _PHASE_TEXT[state._phase],
             to_act,
-            state.dealer,
-            () if seat is None else state.hand(seat),
-            (state.hand_mask(0).bit_count(), state.hand_mask(1).bit_count()),
-            state.discard_pile,
-            state.stock_size,
-            (state.known_cards(0), state.known_cards(1)),
-            state.upcard,
-            state.taken_from_pile,
-            state.knock_limit,
-            state.multiplier,
-            state.is_last_turn,
-            tuple(state.legal_actions()) if seat is not None and seat == to_act else (),
-            state.public_history(seat),
-            state.rules,
+            fixed.dealer,
+            () if seat is None else cards_tuple(h1 if seat else h0),
+            (h0.bit_count(), h1.bit_count()),
+            state._pile,
+            len(fixed.stock) - state._stock_pos,
+            (cards_tuple(k0) if k0 else (), cards_tuple(k1) if k1 else ()),
+            fixed.upcard,
+            None if taken < 0 else DECK[taken],
+            fixed.knock_limit,
+            fixed.multiplier,
+            state._last_turn,
+            state._legal_tuple() if seat is not None and seat == to_act else (),
+            history,
+            fixed.rules,
             ctx.points,
             ctx.hands_won,
             ctx.hand_number,
-            state.result,
+            state._result,
         ),
     )
 

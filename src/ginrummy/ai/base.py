@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from typing import Final
 
-from ..actions import DISCARD_TEXT, GIN_TEXT, KNOCK_TEXT
-from ..melds import deadwood_after_discards_mask
+from ..actions import ACTIONS, DISCARD_TEXT, GIN_TEXT, KNOCK_TEXT
+from ..melds import deadwood_after_discards_mask, deadwood_mask
 from ..views import PlayerView
 from .knowledge import Knowledge
 
@@ -35,7 +36,7 @@ class Player(ABC):
             return legal[0]
         if "big-gin" in legal:
             return "big-gin"
-        k = Knowledge.of(view)
+        k = Knowledge(view)
         if view.phase in ("upcard-offer", "upcard-dealer"):
             action = "take" if self.wants_upcard(k, view) else "pass"
         elif view.phase == "draw":
@@ -68,6 +69,35 @@ def discard_options(k: Knowledge) -> dict[int, int]:
     if k.taken >= 0:
         after.pop(k.taken, None)
     return after
+
+
+def can_end(view: PlayerView) -> bool:
+    """Whether a knock or gin is legal now, read off the legal actions without scanning them:
+    after a draw they are one discard per card that may be discarded (the card taken from
+    the pile excepted) plus a knock or gin for each discard that allows one (and Big Gin)."""
+    discards = len(view.hand) - (view.taken_from_pile is not None)
+    return len(view.legal_actions) > discards
+
+
+def ending_options(k: Knowledge, view: PlayerView) -> dict[int, int]:
+    """The discards that knock or go gin -> deadwood kept, read off the legal actions (the
+    discards leaving the least deadwood are among them whenever :func:`can_end`)."""
+    gins: list[int] = []
+    knocks: list[int] = []
+    for action in view.legal_actions:
+        if action[0] == "g":  # gin C
+            gins.append(_CARD_OF[action])
+        elif action[0] == "k":  # knock C
+            knocks.append(_CARD_OF[action])
+    if gins:
+        return dict.fromkeys(gins, 0)
+    hand = k.hand
+    return {c: deadwood_mask(hand & ~(1 << c)) for c in knocks}
+
+
+_CARD_OF: Final = {
+    text: int(action.card) for text, action in ACTIONS.items() if action.card is not None
+}
 
 
 def least_deadwood_discard(options: dict[int, int]) -> tuple[int, int]:

@@ -7,8 +7,10 @@ package never sees a hand state: it imports views, cards, melds and rules, not t
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Final
 
 from ..cards import FULL_DECK_MASK, parse_card
+from ..melds import RUN_MELDED
 from ..rules import Rules
 from ..views import PlayerView
 
@@ -36,18 +38,19 @@ def meld_partners(card: int) -> int:
     return same_rank(card) | suit_neighbours(card, 2)
 
 
-def joins_meld(card: int, hand: int) -> bool:
+def joins_meld(card: int, hand: int, _runs: list[int] = RUN_MELDED) -> bool:
     """Whether ``card`` would be part of some meld of ``hand`` plus ``card`` (any meld, not
     only the best arrangement): a set with two others of its rank, or a run of three."""
-    if (same_rank(card) & hand).bit_count() >= 2:
+    if ((RANK_MASK << (card % 13)) & hand & ~(1 << card)).bit_count() >= 2:
         return True
     suit, rank = divmod(card, 13)
-    pattern = (hand >> (13 * suit)) & 0x1FFF | 1 << rank
-    for start in range(max(0, rank - 2), min(rank, 10) + 1):
-        window = 0b111 << start
-        if pattern & window == window:
-            return True
-    return False
+    # a run of three through the card: its block of consecutive ranks is three or longer
+    return bool(_runs[(hand >> (13 * suit)) & 0x1FFF | 1 << rank] >> rank & 1)
+
+
+_BIT: Final = tuple(1 << c for c in range(52))
+_INT: Final = tuple(range(52))
+"""Per card: its bit, and its plain ``int`` (cheaper than calls to ``int``)."""
 
 
 class Knowledge:
@@ -65,27 +68,48 @@ class Knowledge:
     discarded) pairs this hand), ``my_last_draw`` and ``turn`` (draws so far this hand).
     """
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, _bit: tuple[int, ...] = _BIT) -> None:
         seat = view.seat
         if seat is None:
             raise ValueError("a spectator's view has no hand to play")
         self.view = view
         self.seat = seat
-        opp = 1 - seat
         hand = 0
         for c in view.hand:
-            hand |= 1 << c
+            hand |= _bit[c]
         self.hand = hand
         pile = view.discard_pile
-        self.top = int(pile[-1]) if pile else -1
-        self.taken = -1 if view.taken_from_pile is None else int(view.taken_from_pile)
-        self.stock_size = view.stock_size
+        self.top = _INT[pile[-1]] if pile else -1
+        taken = view.taken_from_pile
+        self.taken = -1 if taken is None else _INT[taken]
         self.knock_limit = view.knock_limit
-        self.rules: Rules = view.rules
-        self.multiplier = view.multiplier
-        self.my_points = view.points[seat]
-        self.opp_points = view.points[opp]
-        self._facts: tuple[int, int, int, tuple[tuple[int, int], ...], int, int] | None = None
+
+    _facts: tuple[int, int, int, tuple[tuple[int, int], ...], int, int] | None = None
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return self.view.stock_size
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.view.rules
+
+    @property
+    def multiplier(self) -> int:
+        """2 when Oklahoma's spade upcard doubles this hand's score, else 1."""
+        return self.view.multiplier
+
+    @property
+    def my_points(self) -> int:
+        """This seat's game points before this hand."""
+        return self.view.points[self.seat]
+
+    @property
+    def opp_points(self) -> int:
+        """The opponent's game points before this hand."""
+        return self.view.points[1 - self.seat]
 
     @cached_property
     def pile(self) -> tuple[int, ...]:

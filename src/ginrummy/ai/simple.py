@@ -6,8 +6,15 @@ from ..actions import DISCARD_TEXT
 from ..cards import POINTS, cards_of
 from ..melds import best_discard_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
-from .base import Player, discard_options, end_action, least_deadwood_discard
-from .knowledge import Knowledge, joins_meld
+from .base import (
+    Player,
+    can_end,
+    discard_options,
+    end_action,
+    ending_options,
+    least_deadwood_discard,
+)
+from .knowledge import RANK_MASK, Knowledge, joins_meld
 
 
 class BaselinePlayer(Player):
@@ -54,15 +61,20 @@ class EasyPlayer(Player):
         return with_top < deadwood_mask(k.hand)
 
     def discard(self, k: Knowledge, view: PlayerView) -> str:
-        best, _ = best_discard_mask(k.hand)
-        if best <= k.knock_limit:  # knock (or gin) with the least deadwood
-            card, best = least_deadwood_discard(discard_options(k))
+        # knock (or gin) with the least deadwood when some discard allows it
+        if can_end(view):
+            card, best = least_deadwood_discard(ending_options(k, view))
             if best <= k.knock_limit:
                 return end_action(card, best, knock=True, limit=k.knock_limit)
         # the highest-point card outside the melds of the best arrangement
         legal = k.hand & ~(1 << k.taken) if k.taken >= 0 else k.hand
-        dead = legal & ~melded_mask(k.hand)
-        pool = [int(c) for c in cards_of(dead or legal)]
-        top_points = max(POINTS[c % 13] for c in pool)
-        card = self.rng.choice([c for c in pool if POINTS[c % 13] == top_points])
+        pool = legal & ~melded_mask(k.hand) or legal
+        ranks = (pool | pool >> 13 | pool >> 26 | pool >> 39) & 0x1FFF
+        top = ranks.bit_length() - 1  # the highest rank; ten to king all count 10 points
+        top_ranks = _TEN_POINT_RANKS if POINTS[top] == 10 else 1 << top
+        card = self.rng.choice(cards_of(pool & top_ranks * RANK_MASK))
         return DISCARD_TEXT[card]
+
+
+_TEN_POINT_RANKS = sum(1 << r for r in range(13) if POINTS[r] == 10)
+"""Bits of the ranks that count 10 points (ten to king)."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..actions import (
     ACTIONS,
@@ -49,9 +49,23 @@ from ..actions import (
     TAKE,
     parse_action,
 )
-from ..cards import DECK, FULL_DECK_MASK, NAMES, POINTS, Card, cards_of, mask_of, parse_card
+from ..cards import (
+    DECK,
+    NAMES,
+    POINTS,
+    Card,
+    cards_of,
+    cards_tuple,
+    mask_of,
+    parse_card,
+)
 from ..errors import IllegalActionError, SetupError
-from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask
+from ..melds import (
+    best_discard_mask,
+    deadwood_after_discards_mask,
+    deadwood_floor_mask,
+    deadwood_mask,
+)
 from ..rules import Rules
 from .result import HandResult, settle, void_result
 
@@ -90,24 +104,41 @@ class GameContext(NamedTuple):
     hand_number: int = 1
 
 
-# The history is a linked list of nodes [previous, seat, action, card or -1, count, then caches
-# of the event tuples for the full history and each audience]: appending is O(1).
+# The history is a linked list of nodes [previous, event, drawer, count, then caches of the
+# event tuples for the full history and each audience]: appending is O(1). ``drawer`` is the
+# seat of a stock draw (only that seat sees the card), else -1.
 _HistoryNode = list[Any] | None
-_COUNT, _FULL, _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE = 4, 5, 6, 7, 8
+_EVENT, _DRAWER, _COUNT, _FULL, _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE = 1, 2, 3, 4, 5, 6, 7
 
 
-def _node(prev: _HistoryNode, seat: int, action: str, card: int) -> list[Any]:
-    return [
-        prev,
-        seat,
-        action,
-        card,
-        1 if prev is None else prev[_COUNT] + 1,
-        None,
-        None,
-        None,
-        None,
-    ]
+def _node(prev: _HistoryNode, event: Event, drawer: int = -1) -> list[Any]:
+    return [prev, event, drawer, 1 if prev is None else prev[_COUNT] + 1, None, None, None, None]
+
+
+# Every event there can be, made once (events are immutable, so hands share them):
+# ``_CARD_EVENTS[kind][seat][card]`` for draws (the card moved) and discard, knock, gin (the
+# card is in the action text); ``_PLAIN_EVENTS[kind][seat]`` for pass and big-gin.
+_CARD_EVENTS: Final = {
+    kind: tuple(
+        tuple(
+            Event(seat, kind, c) if kind in (TAKE, STOCK, PILE) else Event(seat, texts[c], None)
+            for c in DECK
+        )
+        for seat in (0, 1)
+    )
+    for kind, texts in (
+        (TAKE, ()),
+        (STOCK, ()),
+        (PILE, ()),
+        (DISCARD, DISCARD_TEXT),
+        (KNOCK, KNOCK_TEXT),
+        (GIN, GIN_TEXT),
+    )
+}
+_PLAIN_EVENTS: Final = {
+    kind: (Event(0, kind, None), Event(1, kind, None)) for kind in (PASS, BIG_GIN)
+}
+_HIDDEN_STOCK: Final = (Event(0, STOCK, None), Event(1, STOCK, None))
 
 
 _NO_CONTEXT = GameContext()
@@ -120,6 +151,12 @@ _UPCARD_OFFER, _UPCARD_DEALER, _FIRST_DRAW = (
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 _OPENING_ACTIONS = (TAKE, PASS)
 _FIRST_DRAW_ACTIONS = (STOCK,)
+_DRAW_ACTIONS = (STOCK, PILE)
+_MOST_POINTS = max(POINTS)
+_KIND_CARD: Final = {
+    text: (a.kind, -1 if a.card is None else int(a.card)) for text, a in ACTIONS.items()
+}
+"""Every canonical action text -> ``(kind, card or -1)``."""
 
 
 class _Fixed:
@@ -183,7 +220,7 @@ class HandState:
     _history: _HistoryNode
     _last_turn: bool
     _result: HandResult | None
-    _legal: list[str] | None
+    _legal: tuple[str, ...] | None
     _discard_info: dict[int, int] | None
 
     def __init__(self) -> None:
@@ -265,13 +302,16 @@ class HandState:
         while n is not None and n[slot] is None:
             pending.append(n)
             n = n[0]
-        events = list(n[slot]) if n is not None else []
         viewer = slot - _PUBLIC_0  # 0, 1 or 2 (spectator); negative for the full history
+        hidden = _HIDDEN_STOCK
+        added = []
         for m in reversed(pending):
-            seat, action, card = m[1], m[2], m[3]
-            hidden = card < 0 or (action == STOCK and viewer >= 0 and viewer != seat)
-            events.append(tuple.__new__(Event, (seat, action, None if hidden else DECK[card])))
-        result = tuple(events)
+            drawer = m[_DRAWER]
+            if drawer < 0 or viewer < 0 or viewer == drawer:
+                added.append(m[_EVENT])
+            else:
+                added.append(hidden[drawer])
+        result: tuple[Event, ...] = tuple(added) if n is None else n[slot] + tuple(added)
         node[slot] = result
         return result
 
@@ -308,7 +348,7 @@ class HandState:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat``, in card order. Hidden information."""
-        return tuple(cards_of(self._hands[seat]))
+        return cards_tuple(self._hands[seat])
 
     def hand_mask(self, seat: int) -> int:
         """The cards of ``seat`` as a mask."""
@@ -316,7 +356,7 @@ class HandState:
 
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards ``seat`` took from the pile (or as upcard) and still holds: public."""
-        return tuple(cards_of(self._known[seat]))
+        return cards_tuple(self._known[seat])
 
     def known_mask(self, seat: int) -> int:
         """:meth:`known_cards` as a mask."""
@@ -329,47 +369,65 @@ class HandState:
         info = self._discard_info
         if info is None:
             hand = self._hands[self._to_act]  # type: ignore[index]
-            best, _ = best_discard_mask(hand)
-            info = deadwood_after_discards_mask(hand) if best <= self._fixed.knock_limit else {}
+            limit = self._fixed.knock_limit
+            # a discard lowers the deadwood by its points at most: most hands are ruled out
+            # by a floor of their deadwood, much cheaper than the best discard
+            floor = deadwood_floor_mask(hand)
+            if floor - _MOST_POINTS > limit or best_discard_mask(hand)[0] > limit:
+                info = {}
+            else:
+                info = deadwood_after_discards_mask(hand)
             self._discard_info = info
         return info
 
     def legal_actions(self) -> list[str]:
         """The legal actions, in notation (the single source of truth for what may be done)."""
-        phase = self._phase
-        if phase is _DRAW:
-            return [STOCK, PILE]
+        return list(self._legal_tuple())
+
+    def _legal_tuple(self) -> tuple[str, ...]:
+        """:meth:`legal_actions` as a tuple, computed once per state (views use it as is)."""
         legal = self._legal
         if legal is None:
-            if phase is _DISCARD:
+            phase = self._phase
+            if phase is _DRAW:
+                legal = _DRAW_ACTIONS
+            elif phase is _DISCARD:
                 legal = self._discard_actions()
             elif phase is _UPCARD_OFFER or phase is _UPCARD_DEALER:
-                legal = list(_OPENING_ACTIONS)
+                legal = _OPENING_ACTIONS
             elif phase is _FIRST_DRAW:
-                legal = list(_FIRST_DRAW_ACTIONS)
+                legal = _FIRST_DRAW_ACTIONS
             else:
-                legal = []
+                legal = ()
             self._legal = legal
-        return list(legal)
+        return legal
 
-    def _discard_actions(self) -> list[str]:
+    def _discard_actions(self) -> tuple[str, ...]:
         hand = self._hands[self._to_act]  # type: ignore[index]
         taken = self._taken
-        cards = cards_of(hand & ~(1 << taken) if taken >= 0 else hand)
-        legal = [DISCARD_TEXT[c] for c in cards]
+        may = hand & ~(1 << taken) if taken >= 0 else hand
+        rows = _DISCARD_ROWS
+        legal = (
+            (rows[0].get(may & 8191) or _discard_row(0, may & 8191))
+            + (rows[1].get(may >> 13 & 8191) or _discard_row(1, may >> 13 & 8191))
+            + (rows[2].get(may >> 26 & 8191) or _discard_row(2, may >> 26 & 8191))
+            + (rows[3].get(may >> 39) or _discard_row(3, may >> 39))
+        )
         info = self._after_discards()
-        if info:
-            limit = self._fixed.knock_limit
-            for c in cards:
-                dw = info[c]
-                if dw == 0:
-                    legal.append(GIN_TEXT[c])
-                elif dw <= limit:
-                    legal.append(KNOCK_TEXT[c])
-            # eleven melded cards always leave a gin discard, so Big Gin implies info
-            if self._fixed.rules.big_gin_bonus is not None and deadwood_mask(hand) == 0:
-                legal.append(BIG_GIN)
-        return legal
+        if not info:
+            return legal
+        ends: list[str] = []
+        limit = self._fixed.knock_limit
+        for c in cards_of(may):
+            dw = info[c]
+            if dw == 0:
+                ends.append(GIN_TEXT[c])
+            elif dw <= limit:
+                ends.append(KNOCK_TEXT[c])
+        # eleven melded cards always leave a gin discard, so Big Gin implies info
+        if self._fixed.rules.big_gin_bonus is not None and deadwood_mask(hand) == 0:
+            ends.append(BIG_GIN)
+        return legal + tuple(ends)
 
     def is_legal(self, action: str) -> bool:
         """Whether ``action`` (any accepted spelling) is legal now."""
@@ -393,11 +451,13 @@ class HandState:
 
     def _check(self, action: str, seat: int | None) -> tuple[str, int]:
         """Validate; return ``(kind, card or -1)`` or raise a narrow error."""
-        parsed = ACTIONS.get(action) if isinstance(action, str) else None
-        if parsed is None:
+        known = _KIND_CARD.get(action) if isinstance(action, str) else None
+        if known is None:
             parsed = parse_action(action)
-        kind = parsed.kind
-        card = -1 if parsed.card is None else int(parsed.card)
+            kind = parsed.kind
+            card = -1 if parsed.card is None else int(parsed.card)
+        else:
+            kind, card = known
         phase = self._phase
         if phase is _OVER:
             raise _illegal("hand-over", "the hand is over; no more actions")
@@ -514,7 +574,7 @@ class HandState:
             new._hands = (h0 | 1 << drawn, h1) if seat == 0 else (h0, h1 | 1 << drawn)
             new._phase = _DISCARD
             new._last_turn = len(self._fixed.stock) - pos == 2
-            new._history = _node(self._history, seat, STOCK, drawn)
+            new._history = _node(self._history, _CARD_EVENTS[STOCK][seat][drawn], seat)
         elif kind in (PILE, TAKE):
             drawn = self._pile[-1]
             bit = 1 << drawn
@@ -528,9 +588,9 @@ class HandState:
                 new._known = (k0, k1 | bit)
             new._taken = drawn
             new._phase = _DISCARD
-            new._history = _node(self._history, seat, kind, drawn)
+            new._history = _node(self._history, _CARD_EVENTS[kind][seat][drawn])
         elif kind == PASS:
-            new._history = _node(self._history, seat, PASS, -1)
+            new._history = _node(self._history, _PLAIN_EVENTS[PASS][seat])
             if self._phase is _UPCARD_OFFER:
                 new._phase = _UPCARD_DEALER
                 new._to_act = self._fixed.dealer
@@ -538,7 +598,7 @@ class HandState:
                 new._phase = _FIRST_DRAW
                 new._to_act = 1 - self._fixed.dealer
         elif kind == BIG_GIN:
-            new._history = _node(self._history, seat, BIG_GIN, -1)
+            new._history = _node(self._history, _PLAIN_EVENTS[BIG_GIN][seat])
             new._phase = _OVER
             new._to_act = None
             new._last_turn = False
@@ -556,7 +616,7 @@ class HandState:
                 new._known = (k0, k1 & keep)
             new._pile = (*self._pile, DECK[card])
             if kind == DISCARD:
-                new._history = _node(self._history, seat, DISCARD_TEXT[card], -1)
+                new._history = _node(self._history, _CARD_EVENTS[DISCARD][seat][card])
                 if self._last_turn:
                     new._phase = _OVER
                     new._to_act = None
@@ -565,8 +625,7 @@ class HandState:
                     new._phase = _DRAW
                     new._to_act = 1 - seat
             else:
-                text = KNOCK_TEXT[card] if kind == KNOCK else GIN_TEXT[card]
-                new._history = _node(self._history, seat, text, -1)
+                new._history = _node(self._history, _CARD_EVENTS[kind][seat][card])
                 new._phase = _OVER
                 new._to_act = None
                 new._last_turn = False
@@ -681,14 +740,32 @@ def new_hand(
     )
 
 
+_DISCARD_ROWS: Final[tuple[dict[int, tuple[str, ...]], ...]] = ({}, {}, {}, {})
+"""Per suit: a 13-bit pattern of ranks -> the ``discard C`` texts of those cards, in order
+(filled as patterns come up: a discard's legal actions are four lookups)."""
+
+
+def _discard_row(suit: int, pattern: int) -> tuple[str, ...]:
+    if not pattern:
+        return ()
+    row = tuple(DISCARD_TEXT[suit * 13 + r] for r in range(13) if pattern >> r & 1)
+    _DISCARD_ROWS[suit][pattern] = row
+    return row
+
+
+_JUST_CARDS: Final = {Card}
+_WHOLE_DECK: Final = frozenset(range(52))
+
+
 def deal(
     rules: Rules, dealer: int, deck: Sequence[int | str], context: GameContext | None = None
 ) -> HandState:
     """Deal a hand from a full 52-card deck order (top first); see the module notes."""
     if dealer not in (0, 1):
         raise SetupError(f"dealer must be seat 0 or 1, not {dealer!r}")
-    cards = [int(c) for c in deck] if all(type(c) is Card for c in deck) else _cards(deck, "deck")
-    if len(cards) != 52 or mask_of(cards) != FULL_DECK_MASK:
+    # (set and map loop in C: a deal is made for every hand played)
+    cards = list(map(int, deck)) if set(map(type, deck)) == _JUST_CARDS else _cards(deck, "deck")
+    if len(cards) != 52 or set(cards) != _WHOLE_DECK:  # every card is in 0..51
         raise SetupError("a deck order is each of the 52 cards exactly once")
     non_dealer = mask_of(cards[0:20:2])
     dealer_hand = mask_of(cards[1:20:2])

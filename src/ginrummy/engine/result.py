@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..cards import Card, cards_of
+from ..cards import DECK, Card, cards_tuple
 from ..melds import Arrangement, LayOff, arrange_mask, deadwood_mask, settle_knock_mask
 from ..rules import Rules
 
@@ -102,7 +102,7 @@ def void_result(hands: tuple[int, int]) -> HandResult:
         points=0,
         knocker=None,
         knock_card=None,
-        hands=(tuple(cards_of(hands[0])), tuple(cards_of(hands[1]))),
+        hands=(cards_tuple(hands[0]), cards_tuple(hands[1])),
         arrangements=arrangements,
         layoffs=(),
         deadwood=(arrangements[0].deadwood_points, arrangements[1].deadwood_points),
@@ -148,8 +148,8 @@ def settle(
         winner=winner,
         points=points * multiplier,
         knocker=knocker,
-        knock_card=None if knock_card is None else Card(knock_card),
-        hands=(tuple(cards_of(hands[0])), tuple(cards_of(hands[1]))),
+        knock_card=None if knock_card is None else DECK[knock_card],
+        hands=(cards_tuple(hands[0]), cards_tuple(hands[1])),
         arrangements=_pair(k_arr, d_arr, knocker),
         layoffs=layoffs,
         deadwood=_pair(dk, dd, knocker),
