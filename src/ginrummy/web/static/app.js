@@ -529,12 +529,15 @@ function snapshot() {
   return rects;
 }
 
-function animateFrom(el, from) {
+function animateFrom(el, from, delay = 0) {
   if (reducedMotion() || !from) return;
   const to = el.getBoundingClientRect();
   const dx = from.left - to.left, dy = from.top - to.top;
   if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-  el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 320, easing: "cubic-bezier(.2,.8,.2,1)" });
+  el.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+    { duration: 320, delay, easing: "cubic-bezier(.2,.8,.2,1)", fill: "backwards" },
+  );
 }
 
 function reducedMotion() {
@@ -689,9 +692,12 @@ function render(old) {
   document.body.classList.toggle("my-turn", L.any);
   renderPresence();
 
-  // animate what moved
+  // animate what moved; a new deal comes off the stock card by card
   const drawSeat = lastMover(v);
+  const newDeal = old && old.hand.hand_number !== h.hand_number;
+  let dealt = 0;
   for (const el of document.querySelectorAll("#table [data-card]")) {
+    if (newDeal && el.closest("#hand")) { animateFrom(el, stockRect, 45 * dealt++); continue; }
     let from = before.get(el.dataset.card);
     if (!from && old) {
       if (el.closest("#hand")) from = stockRect;
