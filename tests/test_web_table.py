@@ -634,3 +634,34 @@ def test_screen_reader_labels(page: Page, server: Server) -> None:
     for live in ("#turn", "#status", "#deadwood"):
         assert page.get_attribute(live, "aria-live") == "polite"
     assert page.get_attribute("#hand-end", "role") == "dialog"
+
+
+def feed_the_opponent(hand: dict[str, Any]) -> str:
+    """Never take, never end the hand, throw the lowest card: the AI wins every hand."""
+    legal = hand["legal_actions"]
+    for simple in ("pass", "stock"):
+        if simple in legal:
+            return simple
+    ranks = "A23456789TJQK"
+    discards = [a for a in legal if a.startswith("discard ")]
+    return min(discards, key=lambda a: ranks.index(a.split()[1][0]))
+
+
+def test_shutout_shown_with_the_bonuses(page: Page, server: Server) -> None:
+    start_ai_game(page, server, level="easy", preset="tournament")
+    play(page, server, do_by_clicks, until=lambda v: v["is_over"], policy=feed_the_opponent)
+    if page.is_visible("#hand-end"):
+        dismiss_hand_end(page, [])
+    page.wait_for_selector("#game-end:not([hidden])")
+    view = server_view(server, page)
+    outcome, me = view["outcome"], view["seat"]
+    assert outcome["winner"] == 1 - me and view["hands_won"][me] == 0
+    assert outcome["shutout"]  # tournament: the winner took every scored hand
+    assert "Shutout: the winner took every scored hand" in page.inner_text("#ge-note")
+    rows = page.locator("#bonus-table tbody tr").all_inner_texts()
+    doubled = outcome["hand_points"][1 - me]
+    assert doubled == 2 * view["points"][1 - me]
+    assert f"Hand points ({view['points'][1 - me]} doubled for the shutout)" in rows[0]
+    assert str(doubled) in rows[0]
+    assert page.inner_text("#ge-title").endswith("wins the game")
+    page.screenshot(path=str(artifact("game-end-shutout.png")))

@@ -1225,8 +1225,9 @@ function showGameEnd() {
   const me = S.seat ?? 0, opp = 1 - me;
   const name = (seat) => (seat === S.seat ? "You" : v.names[seat] || "Opponent");
   $("#ge-title").textContent = o.winner === null ? "A drawn game" : o.winner === S.seat ? "You win the game!" : `${name(o.winner)} wins the game`;
+  const doubled = o.shutout && v.rules.shutout === "double-hand-points";
   const rows = [
-    ["Hand points", o.hand_points],
+    [doubled ? `Hand points (${v.points[o.winner]} doubled for the shutout)` : "Hand points", o.hand_points],
     ["Line bonus (per hand won)", o.line_bonuses],
     ["Game bonus", o.game_bonuses],
   ];
@@ -1235,7 +1236,12 @@ function showGameEnd() {
   html += `<tr class="total"><th scope="row">Grand total</th><td>${o.grand_totals[me]}</td><td>${o.grand_totals[opp]}</td></tr></tbody>`;
   $("#bonus-table").innerHTML = html;
   const notes = [`Hands won: ${v.hands_won[me]} – ${v.hands_won[opp]}.`];
-  if (o.shutout) notes.push(`Shutout: the loser scored no points (${o.shutout}).`);
+  const SHUTOUT = {
+    "double-hand-points": "the winner took every scored hand, so the winner's hand points are doubled",
+    "double-bonuses": "the loser scored no points, so the winner's line and game bonuses are doubled",
+    "double-game-bonus": "the loser won no hand, so the game bonus is doubled",
+  };
+  if (o.shutout) notes.push(`Shutout: ${SHUTOUT[v.rules.shutout] || "the bonuses are doubled"}.`);
   $("#ge-note").textContent = notes.join(" ");
   $("#game-end").hidden = false;
   syncInert();
