@@ -532,7 +532,13 @@ def test_history_statistics_and_replay(page: Page, server: Server) -> None:
         page.click("#rp-next")
         assert page.inner_text("#rp-pos") == f"Move {i} of {len(first['actions'])}"
         assert page.inner_text("#rp-action").endswith(action)
-    assert page.inner_text("#rp-result")
+    result = first["result"]
+    shown = page.inner_text("#rp-result")
+    if result["kind"] == "void":
+        assert shown == "Void hand: nobody scores."
+    else:
+        dw = result["deadwood"]
+        assert shown.endswith(f"scores {result['points']} (deadwood {dw[0]} – {dw[1]}).")
     assert page.locator("#rp-hand option").count() == len(record["hands"])
     page.screenshot(path=str(artifact("replay.png")))
 

@@ -1338,7 +1338,13 @@ function drawReplay() {
   $("#rp-action").textContent = f.action === null ? `Hand ${RP.hand + 1}: the deal (upcard ${cardText(f.pile[0])}).` : `${RP.names[f.seat]}: ${f.action}`;
   const last = RP.at === RP.frames.length - 1;
   const r = hr.result;
-  $("#rp-result").textContent = last && r ? `${KIND_TITLE[r.kind] || r.kind}: ${r.explanation || ""}` : "";
+  let outcome = "";
+  if (last && r) {
+    outcome = r.kind === "void"
+      ? "Void hand: nobody scores."
+      : `${KIND_TITLE[r.kind] || r.kind}: ${RP.names[r.winner]} scores ${r.points} (deadwood ${r.deadwood[0]} – ${r.deadwood[1]}).`;
+  }
+  $("#rp-result").textContent = outcome;
 }
 
 function stepReplay(delta) {
