@@ -1342,7 +1342,7 @@ function drawReplay() {
   if (last && r) {
     outcome = r.kind === "void"
       ? "Void hand: nobody scores."
-      : `${KIND_TITLE[r.kind] || r.kind}: ${RP.names[r.winner]} scores ${r.points} (deadwood ${r.deadwood[0]} – ${r.deadwood[1]}).`;
+      : `${KIND_TITLE[r.kind] || r.kind}: ${RP.names[r.winner]} scores ${r.points} (deadwood: ${RP.names[0]} ${r.deadwood[0]}, ${RP.names[1]} ${r.deadwood[1]}).`;
   }
   $("#rp-result").textContent = outcome;
 }
