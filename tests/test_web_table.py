@@ -538,7 +538,8 @@ def test_history_statistics_and_replay(page: Page, server: Server) -> None:
         assert shown == "Void hand: nobody scores."
     else:
         dw = result["deadwood"]
-        assert re.search(rf"scores {result['points']} \(deadwood: .+ {dw[0]}, .+ {dw[1]}\)\.$", shown)
+        pattern = rf"scores {result['points']} \(deadwood: .+ {dw[0]}, .+ {dw[1]}\)\.$"
+        assert re.search(pattern, shown)
     assert page.locator("#rp-hand option").count() == len(record["hands"])
     page.screenshot(path=str(artifact("replay.png")))
 
