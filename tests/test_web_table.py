@@ -68,7 +68,13 @@ def page_version(page: Page) -> int:
 
 
 def start_ai_game(
-    page: Page, server: Server, level: str = "easy", preset: str = "tournament", fast: bool = True
+    page: Page,
+    server: Server,
+    level: str = "easy",
+    preset: str = "tournament",
+    fast: bool = True,
+    target: str = "",
+    oklahoma: bool = False,
 ) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#lobby:not([hidden])")
@@ -79,6 +85,8 @@ def start_ai_game(
     page.fill("#name", "Ann")
     page.select_option("#level", level)
     page.select_option("#preset", preset)
+    page.select_option("#game-target", target)
+    page.set_checked("#oklahoma", oklahoma)
     page.click("#play-ai")
     page.wait_for_selector("#hand .card")
 
@@ -513,8 +521,14 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     context.close()
 
 
-def test_history_statistics_and_replay(page: Page, server: Server) -> None:
-    start_ai_game(page, server, preset="classic")
+def test_short_oklahoma_game_then_history_statistics_and_replay(
+    page: Page, server: Server
+) -> None:
+    start_ai_game(page, server, preset="classic", target="50", oklahoma=True)
+    view = server_view(server, page)
+    assert view["rules"]["target"] == 50 and view["rules"]["oklahoma"]
+    line = page.inner_text("#target")
+    assert "to 50" in line and f"Oklahoma: knock at {view['hand']['knock_limit']} or less" in line
     play(page, server, do_by_clicks, until=lambda v: v["is_over"])
     view = server_view(server, page)
     page.goto(server.base + "/history")

@@ -11,6 +11,7 @@ Protocol: ``docs/protocol.md``; the HTTP part is described by OpenAPI at ``/open
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections import defaultdict
@@ -50,6 +51,10 @@ class NewGame(BaseModel):
     opponent: str = Field("ai", pattern="^(ai|human)$")
     level: str = "normal"
     preset: str = "tournament"
+    target: int | None = Field(None, ge=10, le=1000)
+    """Game target instead of the preset's (50 for a short game)."""
+    oklahoma: bool | None = None
+    """Oklahoma (the upcard sets the knock limit) instead of the preset's choice."""
     seat: int = Field(0, ge=0, le=1)
     name: str | None = Field(None, max_length=40)
 
@@ -175,6 +180,10 @@ def create_app(
         player's bearer token the seat is also theirs, listed among their games."""
         try:
             rules = Rules.preset(body.preset)
+            if body.target is not None:
+                rules = dataclasses.replace(rules, target=body.target)
+            if body.oklahoma is not None:
+                rules = dataclasses.replace(rules, oklahoma=body.oklahoma)
             ticket = service.create_game(
                 rules,
                 ai_level=body.level if body.opponent == "ai" else None,

@@ -130,6 +130,8 @@ async function openLobby() {
   $("#name").value = store.get("name", "");
   $("#level").value = store.get("level", "normal");
   $("#preset").value = store.get("preset", "tournament");
+  $("#game-target").value = store.get("target", "");
+  $("#oklahoma").checked = store.get("oklahoma") === "1";
   $("#invite-box").hidden = true;
   $("#lobby-error").textContent = "";
   try {
@@ -168,14 +170,19 @@ function lobbyChoices() {
   store.set("name", name);
   store.set("level", $("#level").value);
   store.set("preset", $("#preset").value);
-  return { name: name || null, level: $("#level").value, preset: $("#preset").value };
+  store.set("target", $("#game-target").value);
+  store.set("oklahoma", $("#oklahoma").checked ? "1" : "0");
+  const choices = { name: name || null, level: $("#level").value, preset: $("#preset").value };
+  if ($("#game-target").value) choices.target = Number($("#game-target").value);
+  if ($("#oklahoma").checked) choices.oklahoma = true;
+  return choices;
 }
 
 $("#new-game").addEventListener("submit", async (e) => {
   e.preventDefault();
   const c = lobbyChoices();
   try {
-    const made = await api("POST", "/api/games", { opponent: "ai", level: c.level, preset: c.preset, name: c.name });
+    const made = await api("POST", "/api/games", { opponent: "ai", ...c });
     navigate(`/game/${made.game_id}`);
   } catch (err) {
     $("#lobby-error").textContent = err.message;
@@ -185,7 +192,8 @@ $("#new-game").addEventListener("submit", async (e) => {
 $("#invite-human").addEventListener("click", async () => {
   const c = lobbyChoices();
   try {
-    const made = await api("POST", "/api/games", { opponent: "human", preset: c.preset, name: c.name });
+    const { level: _, ...rules } = c;
+    const made = await api("POST", "/api/games", { opponent: "human", ...rules });
     // The invite travels in the fragment: browsers never send it to the server in the URL.
     $("#invite-link").value = `${location.origin}/join/${made.game_id}#${made.invite}`;
     store.set(`invite.${made.game_id}`, $("#invite-link").value);
@@ -564,7 +572,9 @@ function render(old) {
     box.querySelector(".won").textContent = `${v.hands_won[seat]} hand${v.hands_won[seat] === 1 ? "" : "s"} won`;
     box.classList.toggle("active", h.to_act === seat && !v.is_over);
   }
-  $("#target").textContent = `Hand ${h.hand_number} · to ${v.rules.target} · ${v.rules.name}`;
+  let line = `Hand ${h.hand_number} · to ${v.rules.target} · ${v.rules.name}`;
+  if (v.rules.oklahoma) line += ` · Oklahoma: knock at ${h.knock_limit} or less${h.multiplier > 1 ? ", scores doubled" : ""}`;
+  $("#target").textContent = line;
   renderScoreSheet(v);
   $("#opp-name").textContent = seatName(v, opp);
   $("#my-name").textContent = S.seat === null ? seatName(v, me) : "You";
