@@ -521,9 +521,7 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     context.close()
 
 
-def test_short_oklahoma_game_then_history_statistics_and_replay(
-    page: Page, server: Server
-) -> None:
+def test_short_oklahoma_game_then_history_statistics_and_replay(page: Page, server: Server) -> None:
     start_ai_game(page, server, preset="classic", target="50", oklahoma=True)
     view = server_view(server, page)
     assert view["rules"]["target"] == 50 and view["rules"]["oklahoma"]
