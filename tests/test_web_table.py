@@ -684,3 +684,11 @@ def test_shutout_shown_with_the_bonuses(page: Page, server: Server) -> None:
     assert str(doubled) in rows[0]
     assert page.inner_text("#ge-title").endswith("wins the game")
     page.screenshot(path=str(artifact("game-end-shutout.png")))
+    # play again: a new game, same opponent and rules
+    old_game = view["game_id"]
+    page.click("#btn-again")
+    page.wait_for_function(f"!location.pathname.endsWith('{old_game}')")
+    page.wait_for_selector("#hand .card")
+    again = server_view(server, page)
+    assert again["game_id"] != old_game and not again["is_over"]
+    assert again["ai_level"] == "easy" and again["rules"] == view["rules"]

@@ -1253,12 +1253,26 @@ function showGameEnd() {
   };
   if (o.shutout) notes.push(`Shutout: ${SHUTOUT[v.rules.shutout] || "the bonuses are doubled"}.`);
   $("#ge-note").textContent = notes.join(" ");
+  $("#btn-again").hidden = !v.ai_level || S.seat === null;
   $("#game-end").hidden = false;
   syncInert();
-  $("#btn-lobby").focus();
+  ($("#btn-again").hidden ? $("#btn-lobby") : $("#btn-again")).focus();
   sound.play(o.winner === S.seat ? "win" : "knock");
 }
 $("#btn-lobby").addEventListener("click", () => navigate("/"));
+$("#btn-again").addEventListener("click", async () => {
+  // the same opponent and rules again
+  const v = S.view;
+  try {
+    const made = await api("POST", "/api/games", {
+      opponent: "ai", level: v.ai_level, preset: v.rules.name, target: v.rules.target,
+      oklahoma: v.rules.oklahoma, name: v.names[S.seat] || null,
+    });
+    navigate(`/game/${made.game_id}`);
+  } catch (e) {
+    $("#ge-note").textContent = `No new game: ${e.message}`;
+  }
+});
 $("#btn-replay").addEventListener("click", () => navigate(`/replay/${S.gameId}`));
 $("#btn-last-hand").addEventListener("click", () => {
   $("#game-end").hidden = true;
