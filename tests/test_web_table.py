@@ -539,6 +539,9 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     page.screenshot(path=str(artifact("table-phone.png")), full_page=True)
+    # the scoreboard stays whole on a phone: points, hands won, the target
+    for part in ("#score-0 .pts", "#score-0 .won", "#score-1 .won", "#target", "#turn"):
+        assert page.is_visible(part), part
     # one discard by dragging with a finger
     dragged: list[str] = []
 

@@ -569,7 +569,8 @@ function render(old) {
     const box = $(`#score-${seat === me ? 0 : 1}`);
     box.querySelector(".who").textContent = seatName(v, seat);
     box.querySelector(".pts").textContent = `${v.points[seat]}`;
-    box.querySelector(".won").textContent = `${v.hands_won[seat]} hand${v.hands_won[seat] === 1 ? "" : "s"} won`;
+    const won = Number(v.hands_won[seat]);
+    box.querySelector(".won").innerHTML = `${won}<span class="long"> hand${won === 1 ? "" : "s"}</span> won`;
     box.classList.toggle("active", h.to_act === seat && !v.is_over);
   }
   let line = `Hand ${h.hand_number} · to ${v.rules.target} · ${v.rules.name}`;
