@@ -267,3 +267,39 @@ def test_easy_reads_the_legal_actions_like_the_reference() -> None:
             compared += 1
             state = state.apply(bots[seat].choose(view), seat)
     assert compared > 3000
+
+
+def test_master_never_takes_back_its_own_discard() -> None:
+    """Its pile search may judge a card differently from turn to turn, so a card it discarded
+    this hand is never taken back (that could cycle with an opponent for ever)."""
+    from ginrummy.ai.master import MasterPlayer
+
+    state = ginrummy.new_hand(
+        ginrummy.Rules.preset("classic"),
+        0,
+        hands=("As 2s 3s 4d 5d 9c Tc Jc Kd Qh", "7s 7d 8s 9h Jh Qs Kh 2c 4c 6s"),
+        upcard="Ks",
+        stock="3h 5h Ad 8d 2h 6c 3c 4h 5c 8h 9d Td",
+    )
+    moves = "pass pass stock discard-6s pile discard-9c stock discard-2c stock discard-6s"
+    for move in moves.split():
+        state = state.apply(move.replace("-", " "))
+    view = state.view(1)
+    assert view.discard_pile[-1] == parse_cards("6s")[0]  # melds 6s 7s 8s: expert takes it
+    assert player("expert", "t").choose(view) == "pile"
+    assert MasterPlayer("t").choose(view) == "stock"
+
+
+def test_master_search_is_reproducible_and_leaves_the_random_stream() -> None:
+    """The pile search deals from a source seeded by the player's seed and the position: the
+    same position gives the same deals, and the player's own random stream is not used."""
+    from ginrummy.ai.master import MasterPlayer
+
+    state = ginrummy.deal(ginrummy.Rules.preset("classic"), 0, shuffled_deck("master-search"))
+    k = Knowledge(state.view(state.to_act))
+    a, b = MasterPlayer("s"), MasterPlayer("s")
+    model = a.model(k)
+    assert model is not None
+    before = a.rng.getstate()
+    assert a.search_deals(k, model) == b.search_deals(k, model)
+    assert a.rng.getstate() == before

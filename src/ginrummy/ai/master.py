@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 
+from ..melds import deadwood_after_discards_mask
+from ..views import PlayerView
+from .evaluate import OpponentModel, expected_after_draw
 from .knowledge import Knowledge
+from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer
 
 # Points the winner of a hand scores, as a coarse distribution (knocks are mostly 5-30, gins
@@ -41,13 +46,22 @@ def win_table(target: int) -> tuple[tuple[float, ...], ...]:
 
 class MasterPlayer(ExpertPlayer):
     """Expert plus search: it deals plausible full states from its beliefs and plays them out
-    (more of them, and trusting them fully when deciding to knock), and it values the outcomes
-    by the chance of winning the game: near the target a safe small win can be worth more than
-    a risky big one, far behind the opposite."""
+    (more of them, and trusting them fully when deciding to knock; and, when the expert's
+    estimate finds the pile and the stock close, both draws on the same deals), and it values
+    the outcomes by the chance of winning the game: near the target a safe small win can be
+    worth more than a risky big one, far behind the opposite. Discards stay the expert's:
+    playouts choosing them, even only among close ones, made it weaker (bench/master_search.py)."""
 
     level = "master"
     knock_samples = 128
     play_on_margin = 0.0
+    draw_search = True
+    """Whether a close choice between the pile and the stock is settled by playouts (off: the
+    expert's rule, as ``master`` played before)."""
+    draw_margin = 3.0
+    """How close (in the expert's deadwood estimate) pile and stock must be to search."""
+    search_samples = 48
+    """Deals per searched draw, the same for both choices (common random numbers)."""
 
     def utility(self, k: Knowledge, points: int) -> float:
         target = k.rules.target
@@ -66,3 +80,94 @@ class MasterPlayer(ExpertPlayer):
             return -100.0
         # scaled so that a coin flip at the start is worth about as much as its points
         return 100.0 * (2.0 * table[mine][theirs] - 1.0)
+
+    # --- search ------------------------------------------------------------------------------
+
+    def rollout(
+        self, k: Knowledge, mine: int, opp: int, stock: list[int], top: int, sc: Scoring
+    ) -> float:
+        """The value (:meth:`utility`) of a playout from the opponent's draw, this seat having
+        kept ``mine`` and discarded ``top``."""
+        return self.utility(k, playout((mine, opp), stock, top, 1, sc))
+
+    def search_deals(self, k: Knowledge, model: OpponentModel) -> list[tuple[int, list[int]]]:
+        """The deals of a searched decision, from a random source seeded by the player's seed
+        and the position (so a search leaves the player's own random stream untouched)."""
+        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        rng = random.Random(f"{self.seed}/search/{k.turn}/{k.hand}/{k.top}/{k.taken}")
+        return model.deals(rng, self.search_samples, sharpness)
+
+    def scored_discards(
+        self,
+        k: Knowledge,
+        hand: int,
+        taken: int,
+        draws: list[tuple[int, float]],
+        model: OpponentModel,
+    ) -> list[tuple[float, int, int]]:
+        """``(score, -rank, card)`` of each legal discard of the 11-card ``hand``, best first
+        (the expert's ranking: expected deadwood after the next draw plus danger)."""
+        scored = []
+        for card in deadwood_after_discards_mask(hand):
+            if card == taken:
+                continue
+            kept = hand & ~(1 << card)
+            score = expected_after_draw(
+                kept, draws, k.knock_limit, self.knock_bonus
+            ) + self.danger_weight * self.danger(k, card, model)
+            scored.append((round(score, 9), -(card % 13), card))
+        scored.sort()
+        return scored
+
+    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
+        if k.top < 0:
+            return False
+        if self.draw_search and any(d == k.top for _, d in k.my_pairs):
+            # never take back a card discarded this hand: with searched (so not always the
+            # same) discards, taking them back could cycle with an opponent for ever
+            return False
+        edge, draws, model = self.pile_edge(k)
+        assert model is not None
+        if (
+            not self.draw_search
+            or view.phase != "draw"
+            or k.stock_size <= 4
+            or abs(edge) > self.draw_margin
+        ):
+            return edge > 0
+        return self.search_pile(k, draws, model)
+
+    def search_pile(
+        self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
+    ) -> bool:
+        """Whether taking the pile beats drawing the stock in playouts on the same deals.
+
+        Either way this seat ends the hand at once if it can (scored as a knock), or else
+        discards as the expert would and the deal is played out from the opponent's draw."""
+        deals = self.search_deals(k, model)
+        sc = self.scoring(k)
+        chosen: dict[int, int] = {}
+
+        def discard_of(hand: int, taken: int) -> int:
+            if hand not in chosen:
+                left = [(c, w) for c, w in draws if not hand >> c & 1]
+                total = sum(w for _, w in left) or 1.0
+                left = [(c, w / total) for c, w in left]
+                chosen[hand] = self.scored_discards(k, hand, taken, left, model)[0][2]
+            return chosen[hand]
+
+        def value(hand: int, taken: int, opp: int, stock: list[int]) -> float:
+            after = deadwood_after_discards_mask(hand)
+            after.pop(taken, None)
+            least = min(after, key=lambda c: (after[c], -(c % 13), c))
+            if after[least] <= k.knock_limit:
+                return self.utility(k, score_knock(hand & ~(1 << least), opp, sc))
+            card = discard_of(hand, taken)
+            return self.rollout(k, hand & ~(1 << card), opp, stock, card, sc)
+
+        pile_hand = k.hand | 1 << k.top
+        edge = 0.0
+        for opp, stock in deals:
+            edge += value(pile_hand, k.top, opp, stock)
+            edge -= value(k.hand | 1 << stock[0], -1, opp, stock[1:])
+        return edge > 0

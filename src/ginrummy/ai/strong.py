@@ -40,8 +40,13 @@ class NormalPlayer(Player):
         return max(0.0, min(1.0, score))
 
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
-        if k.top < 0:
-            return False
+        return k.top >= 0 and self.pile_edge(k)[0] > 0
+
+    def pile_edge(
+        self, k: Knowledge
+    ) -> tuple[float, list[tuple[int, float]], OpponentModel | None]:
+        """How much better (in expected deadwood) the pile's top card is than a stock draw,
+        less the pile margin; with the stock draw weights and the opponent model used."""
         with_top = k.hand | 1 << k.top
         after = deadwood_after_discards_mask(with_top)
         after.pop(k.top)
@@ -51,7 +56,7 @@ class NormalPlayer(Player):
         stock_value = expected_after_draw(k.hand, draws, k.knock_limit, self.knock_bonus)
         if pile_value <= k.knock_limit:
             pile_value -= self.knock_bonus
-        return pile_value < stock_value - self.pile_margin
+        return stock_value - self.pile_margin - pile_value, draws, model
 
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
