@@ -6,6 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import ginrummy
@@ -92,3 +93,22 @@ def test_win_table_is_a_sane_probability_model() -> None:
     for a in range(1, 101, 9):
         for b in range(1, 101, 9):
             assert abs(table[a][b] + table[b][a] - 1.0) < 1e-9  # zero-sum
+
+
+class _PileLover:
+    """Always takes the pile, never draws the stock, never knocks: a hand that never ends."""
+
+    def choose(self, view: ginrummy.PlayerView) -> str:
+        legal = view.legal_actions
+        for action in ("take", "pile"):
+            if action in legal:
+                return action
+        return min(a for a in legal if a.startswith("discard "))
+
+
+def test_players_cycling_through_the_pile_stop_with_an_error() -> None:
+    from ginrummy.arena import MAX_HAND_ACTIONS, _play_hand
+
+    state = ginrummy.deal(ginrummy.Rules.preset("classic"), 0, ginrummy.shuffled_deck("cycle"))
+    with pytest.raises(RuntimeError, match=f"deal 7: over {MAX_HAND_ACTIONS} actions"):
+        _play_hand(state, {0: _PileLover(), 1: _PileLover()}, "deal 7")

@@ -36,11 +36,26 @@ class HandSummary:
     draws: int
 
 
-def _play_hand(state: HandState, players: dict[int, Any]) -> HandState:
+MAX_HAND_ACTIONS = 2000
+"""A hand has at most about 70 actions unless both players keep taking each other's
+discards from the pile, which the rules allow for ever: past this many actions the arena
+stops with an error naming the deal instead of running out of memory."""
+
+
+def _check_length(hand: HandState, where: str) -> None:
+    if hand.action_count > MAX_HAND_ACTIONS:
+        raise RuntimeError(
+            f"{where}: over {MAX_HAND_ACTIONS} actions in one hand (the players are cycling "
+            "through the pile)"
+        )
+
+
+def _play_hand(state: HandState, players: dict[int, Any], where: str = "a hand") -> HandState:
     while not state.is_over:
         seat = state.to_act
         assert seat is not None
         state = state.apply(players[seat].choose(state.view(seat)), seat)
+        _check_length(state, where)
     return state
 
 
@@ -77,7 +92,7 @@ def play_deal_pair(job: Job, i: int) -> list[HandSummary]:
     for a_seat in (0, 1):
         tag = f"{job.seed}/deal/{i}/{a_seat}"
         players = {a_seat: player(job.a, f"{tag}/a"), 1 - a_seat: player(job.b, f"{tag}/b")}
-        state = _play_hand(deal(job.rules, i % 2, deck), players)
+        state = _play_hand(deal(job.rules, i % 2, deck), players, tag)
         out.append(_summary(state, a_seat))
     return out
 
@@ -110,6 +125,8 @@ def play_game_pair(job: Job, j: int) -> list[GameSummary]:
             assert hand is not None and hand.to_act is not None
             seat = hand.to_act
             game = game.apply(players[seat].choose(hand.view(seat)), seat)
+            if game.hand is not None:
+                _check_length(game.hand, f"game {tag}, hand {game.hand_number}")
             if game.hand is not None and game.hand.is_over:
                 hands.append(_summary(game.hand, a_seat))
             if game.hand_number > 2000:
