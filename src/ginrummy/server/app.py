@@ -1,4 +1,5 @@
-"""The web app: an HTTP API and a WebSocket per game seat, over :class:`GameService`.
+"""The web app: an HTTP API, a WebSocket per game seat, over :class:`GameService`, and the
+browser table's own files (``ginrummy/web/static``, see ``docs/web.md``).
 
 The server is the only authority; a client sends actions in the engine's notation and
 receives its own seat's view (a spectator: the public view). Every message to a client is
