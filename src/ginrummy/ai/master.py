@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from ..cards import cards_of
 from ..melds import deadwood_after_discards_mask
 from ..views import PlayerView
-from .evaluate import OpponentModel, expected_after_draw
+from .evaluate import OpponentModel
 from .knowledge import Knowledge
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer
@@ -97,28 +98,6 @@ class MasterPlayer(ExpertPlayer):
         rng = random.Random(f"{self.seed}/search/{k.turn}/{k.hand}/{k.top}/{k.taken}")
         return model.deals(rng, self.search_samples, sharpness)
 
-    def scored_discards(
-        self,
-        k: Knowledge,
-        hand: int,
-        taken: int,
-        draws: list[tuple[int, float]],
-        model: OpponentModel,
-    ) -> list[tuple[float, int, int]]:
-        """``(score, -rank, card)`` of each legal discard of the 11-card ``hand``, best first
-        (the expert's ranking: expected deadwood after the next draw plus danger)."""
-        scored = []
-        for card in deadwood_after_discards_mask(hand):
-            if card == taken:
-                continue
-            kept = hand & ~(1 << card)
-            score = expected_after_draw(
-                kept, draws, k.knock_limit, self.knock_bonus
-            ) + self.danger_weight * self.danger(k, card, model)
-            scored.append((round(score, 9), -(card % 13), card))
-        scored.sort()
-        return scored
-
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
         if k.top < 0:
             return False
@@ -153,7 +132,8 @@ class MasterPlayer(ExpertPlayer):
                 left = [(c, w) for c, w in draws if not hand >> c & 1]
                 total = sum(w for _, w in left) or 1.0
                 left = [(c, w / total) for c, w in left]
-                chosen[hand] = self.scored_discards(k, hand, taken, left, model)[0][2]
+                cards = (c for c in cards_of(hand) if c != taken)
+                chosen[hand] = self.rank_discards(k, hand, cards, left, model)[0]
             return chosen[hand]
 
         def value(hand: int, taken: int, opp: int, stock: list[int]) -> float:

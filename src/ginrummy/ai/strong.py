@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..actions import DISCARD_TEXT
 from ..melds import deadwood_after_discards_mask
 from ..views import PlayerView
@@ -87,9 +89,22 @@ class NormalPlayer(Player):
         """Discards, best first: least expected deadwood after the next draw plus the danger
         of feeding the opponent (ties: the higher rank first)."""
         draws = draw_weights(k, None if model is None else model.probability)
+        return self.rank_discards(k, k.hand, options, draws, model)
+
+    def rank_discards(
+        self,
+        k: Knowledge,
+        hand: int,
+        cards: Iterable[int],
+        draws: list[tuple[int, float]],
+        model: OpponentModel | None,
+    ) -> list[int]:
+        """``cards`` of ``hand`` ranked as discards, best first, with ``draws`` the weights of
+        the next draw (:meth:`ranked_discards` for the hand held; a searched draw ranks a
+        hand it might hold)."""
         scored = []
-        for card in options:
-            kept = k.hand & ~(1 << card)
+        for card in cards:
+            kept = hand & ~(1 << card)
             score = expected_after_draw(
                 kept, draws, k.knock_limit, self.knock_bonus
             ) + self.danger_weight * self.danger(k, card, model)

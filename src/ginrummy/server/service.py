@@ -24,11 +24,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ..ai import hint, player
-from ..cards import parse_cards
 from ..engine.game import GameState, cut_for_deal
 from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
-from ..melds import arrange, best_discard
+from ..melds import arrange_mask, best_discard_mask
 from ..rules import Rules
 from ..views import GameView
 from .store import GameRow, Store
@@ -193,9 +192,9 @@ class GameService:
             }
             for number in range(1, len(live.commitments) + 1)
         ]
-        hand = data.get("hand")
-        if seat is not None and hand is not None and hand.get("result") is None:
-            hand["arrangement"] = _own_arrangement(hand["hand"])
+        state = live.state.hand
+        if seat is not None and state is not None and not state.is_over:
+            data["hand"]["arrangement"] = _own_arrangement(state.hand_mask(seat))
         return data
 
     def hint(self, game_id: str, token: str | None) -> dict[str, str]:
@@ -458,11 +457,10 @@ class GameService:
         return live
 
 
-def _own_arrangement(cards: list[str]) -> dict[str, Any]:
+def _own_arrangement(mask: int) -> dict[str, Any]:
     """A seat's own hand split into melds and deadwood (what the table outlines), with, for
     an 11-card hand, the least deadwood a discard leaves."""
-    parsed = parse_cards(" ".join(cards))
-    arrangement = arrange(parsed).to_dict()
-    if len(parsed) == 11:
-        arrangement["deadwood_after_discard"] = best_discard(parsed)[1].deadwood_points
+    arrangement = arrange_mask(mask).to_dict()
+    if mask.bit_count() == 11:
+        arrangement["deadwood_after_discard"] = best_discard_mask(mask)[0]
     return arrangement

@@ -2,7 +2,7 @@
 // The server is the authority: this page sends actions in the engine's notation and draws
 // the view its seat receives (docs/protocol.md). It never sees the opponent's hidden cards.
 
-import { cardBack, cardFace, cardName, cardText, points, sortKey } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, sortKey } from "./cards.js";
 import { verifyHand } from "./fairness.js";
 import { handFrames } from "./replay.js";
 import * as sound from "./sound.js";
@@ -27,7 +27,6 @@ const S = {
   reconnectTimer: null,
   pingTimer: null,
   pongDue: null,
-  everConnected: false,
   selected: null,
   mode: null, // "knock" | "gin" while choosing the card to end with
   focusCard: null,
@@ -257,7 +256,6 @@ function openGame(gameId) {
   S.hint = null;
   S.endQueue = [];
   S.showingEnd = null;
-  S.everConnected = false;
   S.customOrder = store.json(`order.${gameId}`, null);
   showPage("table");
   document.title = "Gin Rummy: table";
@@ -348,7 +346,6 @@ function onMessage(msg) {
     startPing(S.ws);
     showConnection(true);
     setStatus(msg.seat === null ? "You are watching: this browser holds no seat in this game." : "");
-    S.everConnected = true;
     receiveView(msg.view);
   } else if (msg.type === "view") {
     receiveView(msg.view);
@@ -671,8 +668,6 @@ function render(old) {
     if (arr.deadwood_points === 0) dw = "Deadwood 0: all melded";
   } else if (S.seat !== null && h.result) {
     dw = `Deadwood ${h.result.deadwood[S.seat]}`;
-  } else if (S.seat !== null && h.hand.length) {
-    dw = `Deadwood ${h.hand.reduce((s, c) => s + points(c), 0)}`;
   }
   $("#deadwood").textContent = dw;
 

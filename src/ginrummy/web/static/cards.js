@@ -8,13 +8,9 @@ const RANK_NAMES = {
   A: "ace", T: "10", J: "jack", Q: "queen", K: "king",
 };
 const RANK_LABEL = { T: "10" };
-export const VALUE = { A: 1, T: 10, J: 10, Q: 10, K: 10 };
 
-export function rankOf(card) { return card[0]; }
-export function suitOf(card) { return card[1]; }
 export function rankIndex(card) { return RANKS.indexOf(card[0]); }
 export function suitIndex(card) { return SUITS.indexOf(card[1]); }
-export function points(card) { return VALUE[card[0]] ?? Number(card[0]); }
 
 /** "7 of hearts", "queen of spades": what a screen reader says for a card. */
 export function cardName(card) {

@@ -211,7 +211,13 @@ function setDifference(expected, actual, expectedLabel, actualLabel) {
 /** Replay a hand's actions on its deal: every card drawn must come from the top of the stock
  * or the discard pile, every card discarded from the hand of the seat to act. Returns
  * {error, hands, over, last: {seat, kind, card}} (error null when it all fits). */
-function replayActions(deck, dealer, actions) {
+/**
+ * Replay ``actions`` on ``deck`` by the engine's rules; returns the final hands and an
+ * ``error`` naming the first action that does not fit (null when all do). ``onStep``, when
+ * given, sees the position after every accepted action: ``{seat, action, hands, pile, stock}``
+ * (the replay page steps through these).
+ */
+export function replayActions(deck, dealer, actions, onStep = null) {
   const deal = dealFromDeck(deck, dealer);
   const hands = [new Set(deal.hands[0]), new Set(deal.hands[1])];
   const pile = [deal.upcard];
@@ -222,6 +228,9 @@ function replayActions(deck, dealer, actions) {
   let lastTurn = false;
   let last = null;
   const state = () => ({ hands: [[...hands[0]], [...hands[1]]], over: phase === "over", last });
+  const step = (seat, action) => onStep && onStep({
+    seat, action, hands: [[...hands[0]], [...hands[1]]], pile: pile.slice(), stock: 52 - stockPos,
+  });
   for (let n = 0; n < actions.length; n++) {
     const text = actions[n];
     const fail = (why) => ({ ...state(), error: `action ${n + 1} "${text}" (seat ${toAct}): ${why}` });
@@ -248,6 +257,7 @@ function replayActions(deck, dealer, actions) {
           toAct = 1 - dealer;
         }
         last = { seat, kind, card: null };
+        step(seat, text);
         continue;
       }
     } else if (kind === "stock" || kind === "pile") {
@@ -293,6 +303,7 @@ function replayActions(deck, dealer, actions) {
         toAct = null;
       }
     }
+    step(seat, text);
   }
   return { ...state(), error: null };
 }

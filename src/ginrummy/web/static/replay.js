@@ -1,11 +1,8 @@
 // Replaying a finished hand from its record (deck, dealer, actions): the positions after
-// every action, for the replay page. The deal order is docs/fairness.md's.
+// every action, for the replay page. The moves follow the strict replay of the deal check
+// (fairness.js), so both read a record the same way.
 
-/** The deck of a record (a string of 52 cards, or a list). */
-export function deckOf(handRecord) {
-  const deck = handRecord.deck;
-  return Array.isArray(deck) ? deck.slice() : deck.trim().split(/\s+/);
-}
+import { dealFromDeck, replayActions } from "./fairness.js";
 
 /**
  * Every position of a hand: `[{index, seat, action, hands: [[...], [...]], pile: [...],
@@ -13,40 +10,12 @@ export function deckOf(handRecord) {
  * Throws an Error naming the move when the actions do not fit the deck.
  */
 export function handFrames(handRecord) {
-  const deck = deckOf(handRecord);
-  const dealer = handRecord.dealer;
-  const hands = [[], []];
-  for (let i = 0; i < 20; i++) hands[i % 2 === 0 ? 1 - dealer : dealer].push(deck[i]);
-  const pile = [deck[20]];
-  let next = 21;
-  let toAct = 1 - dealer;
-  const frames = [];
-  const snap = (index, seat, action) => frames.push({
-    index, seat, action, hands: [hands[0].slice(), hands[1].slice()], pile: pile.slice(), stock: 52 - next,
+  const deck = Array.isArray(handRecord.deck) ? handRecord.deck : handRecord.deck.trim().split(/\s+/);
+  const deal = dealFromDeck(deck, handRecord.dealer);
+  const frames = [{ index: 0, seat: null, action: null, hands: deal.hands, pile: [deal.upcard], stock: 31 }];
+  const { error } = replayActions(deck, handRecord.dealer, handRecord.actions, (position) => {
+    frames.push({ index: frames.length, ...position });
   });
-  snap(0, null, null);
-  handRecord.actions.forEach((action, i) => {
-    const seat = toAct;
-    const [kind, card] = action.split(" ");
-    const fail = (what) => { throw new Error(`move ${i + 1} (${action}): ${what}`); };
-    if (kind === "pass") {
-      toAct = 1 - toAct;
-    } else if (kind === "take" || kind === "pile") {
-      if (!pile.length) fail("the pile is empty");
-      hands[seat].push(pile.pop());
-    } else if (kind === "stock") {
-      if (next >= 52) fail("the stock is empty");
-      hands[seat].push(deck[next++]);
-    } else if (["discard", "knock", "gin"].includes(kind)) {
-      const at = hands[seat].indexOf(card);
-      if (at < 0) fail(`${card} is not in the hand`);
-      hands[seat].splice(at, 1);
-      pile.push(card);
-      toAct = 1 - seat;
-    } else if (kind !== "big-gin") {
-      fail("unknown action");
-    }
-    snap(i + 1, seat, action);
-  });
+  if (error) throw new Error(error);
   return frames;
 }
