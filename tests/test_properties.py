@@ -6,6 +6,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,6 +92,49 @@ def test_best_discard_equals_oracle(cards: list[int]) -> None:
     assert deadwood_mask(m & ~(1 << card)) == value
     after = deadwood_after_discards_mask(m)
     assert after == {c: oracle.min_deadwood([x for x in cards if x != c]) for c in cards}
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_hands)
+def test_meld_outs_are_the_cards_that_join_a_meld(cards: list[int]) -> None:
+    """``meld_outs`` (mask arithmetic) against ``joins_meld`` card by card, and both against
+    the oracle: a card joins when some meld of the hand plus it contains it."""
+    from ginrummy.ai.knowledge import joins_meld, meld_outs
+
+    m = mask_of(cards)
+    outs = meld_outs(m)
+    for card in range(52):
+        if m >> card & 1:
+            assert not outs >> card & 1
+            continue
+        joins = any(card in meld for meld in oracle.all_melds([*cards, card]))
+        assert bool(outs >> card & 1) == joins_meld(card, m) == joins, card
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        meld_rich_hands(max_size=10),
+        st.lists(st.integers(0, 51), min_size=10, max_size=10, unique=True),
+    ).filter(bool),
+    st.lists(st.integers(0, 51), min_size=1, max_size=42, unique=True),
+    st.sampled_from([(-1, 0.0), (10, 10.0), (5, 3.5)]),
+)
+def test_expected_after_draw_equals_searching_every_draw(
+    kept: list[int], drawn: list[int], knock: tuple[int, float]
+) -> None:
+    """The expected deadwood after a draw re-searches only the drawn cards that can join a
+    meld; it must equal searching the hand again for every drawn card."""
+    from ginrummy.ai.evaluate import expected_after_draw
+
+    m = mask_of(kept)
+    draws = [(c, 1.0 / (i + 2)) for i, c in enumerate(drawn) if not m >> c & 1]
+    limit, bonus = knock
+    slow = 0.0
+    for card, weight in draws:
+        value = oracle.best_discard_value([*kept, card])
+        slow += weight * (value - bonus if value <= limit else value)
+    assert expected_after_draw(m, draws, limit, bonus) == pytest.approx(slow, abs=1e-9)
 
 
 @st.composite

@@ -10,9 +10,9 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..cards import cards_of
+from ..cards import POINTS, cards_of
 from ..melds import best_discard_mask, deadwood_mask, knock_deadwoods_mask
-from .knowledge import Knowledge, same_rank, suit_neighbours
+from .knowledge import Knowledge, meld_outs, same_rank, suit_neighbours
 
 
 def draw_weights(
@@ -39,12 +39,28 @@ def expected_after_draw(
     kept: int, draws: Sequence[tuple[int, float]], limit: int = -1, knock_bonus: float = 0.0
 ) -> float:
     """Expected least deadwood after drawing one of ``draws`` and discarding the best card;
-    a result at or under ``limit`` (able to knock) counts ``knock_bonus`` points less."""
+    a result at or under ``limit`` (able to knock) counts ``knock_bonus`` points less.
+
+    Only a drawn card that can join a meld with ``kept`` needs the hand searched again: any
+    other card belongs to no meld, so the best is to discard either it (leaving ``kept``'s
+    deadwood) or the best card of ``kept`` (leaving that plus the drawn card's points)."""
     total = 0.0
+    deadwood = deadwood_mask(kept)
+    less_one, _ = best_discard_mask(kept)
+    outs = meld_outs(kept)
     for card, weight in draws:
-        value, _ = best_discard_mask(kept | 1 << card)
+        if outs >> card & 1:
+            value, _ = best_discard_mask(kept | 1 << card)
+        else:
+            value = less_one + _POINTS[card]
+            if deadwood < value:
+                value = deadwood
         total += weight * (value - knock_bonus if value <= limit else value)
     return total
+
+
+_POINTS = tuple(POINTS[c % 13] for c in range(52))
+"""Deadwood points per card."""
 
 
 class OpponentModel:

@@ -48,6 +48,22 @@ def joins_meld(card: int, hand: int, _runs: list[int] = RUN_MELDED) -> bool:
     return bool(_runs[(hand >> (13 * suit)) & 0x1FFF | 1 << rank] >> rank & 1)
 
 
+def meld_outs(hand: int) -> int:
+    """The mask of every card ``c`` outside ``hand`` with ``joins_meld(c, hand)``: a third of
+    a rank ``hand`` holds two of, or a card with two neighbours of its suit in ``hand`` that
+    would make a run of three with it (all found with a few mask operations)."""
+    a = hand & 0x1FFF
+    b = (hand >> 13) & 0x1FFF
+    c = (hand >> 26) & 0x1FFF
+    d = hand >> 39
+    pairs = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    outs = pairs | pairs << 13 | pairs << 26 | pairs << 39
+    for shift, s in ((0, a), (13, b), (26, c), (39, d)):
+        lo, hi = s << 1, s >> 1  # bit x: x - 1 held; x + 1 held
+        outs |= ((lo & (lo << 1) | lo & hi | hi & (hi >> 1)) & 0x1FFF) << shift
+    return outs & ~hand
+
+
 _BIT: Final = tuple(1 << c for c in range(52))
 _INT: Final = tuple(range(52))
 """Per card: its bit, and its plain ``int`` (cheaper than calls to ``int``)."""
