@@ -303,3 +303,43 @@ def test_master_search_is_reproducible_and_leaves_the_random_stream() -> None:
     before = a.rng.getstate()
     assert a.search_deals(k, model) == b.search_deals(k, model)
     assert a.rng.getstate() == before
+
+
+def test_master_knocks_with_the_card_that_leaves_least_to_lay_off() -> None:
+    """The card to knock with is chosen on plausible opposing hands, lay-offs counted. Seat 1
+    holds 4h 5h 6h 7h, 9c 9d 9s and As 2d Ac 3c after drawing 3c. Discarding 3c leaves the
+    least deadwood (4); discarding 7h leaves 7 but only 4h 5h 6h to lay off on. Against 8h 3h
+    Ks Qd Jc Tc 8s 6d 2s 5c (72 deadwood, no melds) the engine scores 72 - 3h - 8h - 4 = 57
+    for knocking with 3c and 72 - 3h - 7 = 62 for knocking with 7h (8h no longer fits)."""
+    from ginrummy.ai.evaluate import OpponentModel
+    from ginrummy.ai.master import MasterPlayer
+    from ginrummy.ai.strong import ExpertPlayer
+
+    def position() -> ginrummy.HandState:
+        state = ginrummy.new_hand(
+            ginrummy.Rules.preset("classic"),
+            0,
+            hands=("8h 3h Ks Qd Jc Tc 8s 6d 2s 5c", "4h 5h 6h 7h 9c 9d 9s As 2d Ac"),
+            upcard="Kd",
+            stock="3c 2h Qh Jh Th 9h Qs Js Ts 7d 7c 7s",
+        )
+        return state.apply("pass").apply("pass").apply("stock")
+
+    for card, points in (("3c", 57), ("7h", 62)):
+        result = position().apply(f"knock {card}").result
+        assert result is not None and result.winner == 1 and result.points == points
+
+    view = position().view(1)
+    k = Knowledge(view)
+    options = discard_options(k)
+    model = OpponentModel(k)
+    opponent = mask_of(parse_cards("8h 3h Ks Qd Jc Tc 8s 6d 2s 5c"))
+    expert, master = ExpertPlayer("t"), MasterPlayer("t")
+    assert DISCARD_TEXT[expert.knock_discard(k, options, model)] == "discard 3c"
+    master.knock_hands = lambda k, model: [opponent]  # type: ignore[method-assign]
+    assert DISCARD_TEXT[master.knock_discard(k, options, model)] == "discard 7h"
+    # with its own sampled hands the choice is reproducible and always a legal knock
+    sampled = MasterPlayer("t")
+    card = sampled.knock_discard(k, options, model)
+    assert card == MasterPlayer("t").knock_discard(k, options, model)
+    assert f"knock {ginrummy.Card(card)}" in view.legal_actions

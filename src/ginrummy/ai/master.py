@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 
@@ -63,6 +64,9 @@ class MasterPlayer(ExpertPlayer):
     """How close (in the expert's deadwood estimate) pile and stock must be to search."""
     search_samples = 48
     """Deals per searched draw, the same for both choices (common random numbers)."""
+    knock_search = True
+    """Whether the card to knock with is chosen on simulated opposing hands (off: the least
+    deadwood, as the expert does)."""
 
     def utility(self, k: Knowledge, points: int) -> float:
         target = k.rules.target
@@ -151,3 +155,30 @@ class MasterPlayer(ExpertPlayer):
             edge += value(pile_hand, k.top, opp, stock)
             edge -= value(k.hand | 1 << stock[0], -1, opp, stock[1:])
         return edge > 0
+
+    def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:
+        """The knock, among every discard that allows one, scoring best on the same plausible
+        opposing hands (lay-offs and undercuts counted exactly): keeping a little more
+        deadwood can pay when it leaves the opponent nothing to lay off."""
+        candidates = sorted(
+            (c for c, dw in options.items() if dw <= k.knock_limit),
+            key=lambda c: (options[c], -(c % 13), c),
+        )
+        if not self.knock_search or len(candidates) < 2:
+            return super().knock_discard(k, options, model)
+        sc = self.scoring(k)
+        hands = self.knock_hands(k, model)
+        best, best_value = candidates[0], -math.inf
+        for card in candidates:
+            kept = k.hand & ~(1 << card)
+            value = sum(self.utility(k, score_knock(kept, opp, sc)) for opp in hands)
+            if value > best_value + 1e-9:
+                best, best_value = card, value
+        return best
+
+    def knock_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
+        """Plausible opposing hands for choosing the knock, from a source seeded by the
+        player's seed and the position (like :meth:`search_deals`)."""
+        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        rng = random.Random(f"{self.seed}/knock/{k.turn}/{k.hand}/{k.top}")
+        return [opp for opp, _ in model.deals(rng, self.knock_samples, sharpness)]

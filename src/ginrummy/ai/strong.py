@@ -146,10 +146,16 @@ class HardPlayer(NormalPlayer):
         ending = super().knock_choice(k, options, model)
         if ending is None or ending.startswith("gin") or model is None or k.stock_size <= 2:
             return ending
-        card, _ = least_deadwood_discard(options)
+        card = self.knock_discard(k, options, model)
+        ending = end_action(card, options[card], knock=True, limit=k.knock_limit)
         play_on = self.best_discard(k, options, model)
         knock_value, on_value = self.simulate_knock(k, card, play_on, model)
         return ending if knock_value + self.play_on_margin >= on_value else None
+
+    def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:
+        """The card to knock with (some discard keeping deadwood within the knock limit): the
+        one keeping the least deadwood."""
+        return least_deadwood_discard(options)[0]
 
     def scoring(self, k: Knowledge) -> Scoring:
         r = k.rules
