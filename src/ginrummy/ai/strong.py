@@ -102,6 +102,18 @@ class NormalPlayer(Player):
         """``cards`` of ``hand`` ranked as discards, best first, with ``draws`` the weights of
         the next draw (:meth:`ranked_discards` for the hand held; a searched draw ranks a
         hand it might hold)."""
+        return [card for _, card in self.scored_discards(k, hand, cards, draws, model)]
+
+    def scored_discards(
+        self,
+        k: Knowledge,
+        hand: int,
+        cards: Iterable[int],
+        draws: list[tuple[int, float]],
+        model: OpponentModel | None,
+    ) -> list[tuple[float, int]]:
+        """``(score, card)`` behind :meth:`rank_discards`, best (lowest) first: the expected
+        deadwood after the next draw plus the weighted danger of feeding the opponent."""
         scored = []
         for card in cards:
             kept = hand & ~(1 << card)
@@ -110,7 +122,7 @@ class NormalPlayer(Player):
             ) + self.danger_weight * self.danger(k, card, model)
             scored.append((round(score, 9), -(card % 13), card))
         scored.sort()
-        return [card for _, _, card in scored]
+        return [(score, card) for score, _, card in scored]
 
 
 class HardPlayer(NormalPlayer):
