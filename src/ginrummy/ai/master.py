@@ -7,7 +7,7 @@ import random
 from functools import lru_cache
 
 from ..cards import cards_of
-from ..melds import deadwood_after_discards_mask
+from ..melds import deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
 from .evaluate import OpponentModel
 from .knowledge import Knowledge
@@ -166,6 +166,11 @@ class MasterPlayer(ExpertPlayer):
         )
         if not self.knock_search or len(candidates) < 2:
             return super().knock_discard(k, options, model)
+        melds = {melded_mask(k.hand & ~(1 << c)) for c in candidates}
+        if len(melds) == 1:
+            # the same melds whichever card goes, so the same lay-offs: the least deadwood
+            # knocks for the most (and is undercut least); nothing to search
+            return candidates[0]
         sc = self.scoring(k)
         hands = self.knock_hands(k, model)
         best, best_value = candidates[0], -math.inf
