@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from collections.abc import Sequence
 
 import ginrummy
@@ -37,10 +36,9 @@ from ginrummy.ai.evaluate import OpponentModel, draw_weights, expected_after_dra
 from ginrummy.ai.knowledge import Knowledge, joins_meld
 from ginrummy.ai.master import MasterPlayer
 from ginrummy.ai.sim import Scoring, greedy_discard, playout, score_knock
-from ginrummy.arena import Job, _deal_worker, _run
 from ginrummy.cards import cards_of
 from ginrummy.melds import best_discard_mask, deadwood_after_discards_mask
-from master_search import interval
+from master_search import compare
 
 
 def _even(unknown: int) -> list[tuple[int, float]]:
@@ -221,19 +219,9 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--variants", default="base/greedy")
     args = parser.parse_args()
+    levels = {spec: register(spec) for spec in args.variants.split("/")}
     rules = ginrummy.Rules.preset(args.preset)
-    nets: dict[str, list[float]] = {}
-    for spec in args.variants.split("/"):
-        start = time.perf_counter()
-        job = Job(register(spec), "expert", rules, args.seed)
-        pairs = list(_run(_deal_worker, job, args.deals, args.workers, False, "deal pair"))
-        nets[spec] = [(p[0].net + p[1].net) / 2 for p in pairs]
-        line = f"{spec:<36} vs expert: {interval(nets[spec])}"
-        first = next(iter(nets))
-        if spec != first:
-            diff = [a - b for a, b in zip(nets[spec], nets[first], strict=True)]
-            line += f"   minus {first}: {interval(diff)} ({sum(1 for d in diff if d)} differ)"
-        print(f"{line}   [{time.perf_counter() - start:.0f} s]", flush=True)
+    compare(levels, "expert", rules, args.seed, args.deals, args.workers)
     print(f"seed {args.seed}, {args.deals} deal pairs, {args.preset}")
 
 

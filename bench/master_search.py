@@ -46,6 +46,31 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
+def compare(
+    levels: dict[str, str],
+    opponent: str,
+    rules: ginrummy.Rules,
+    seed: str,
+    deals: int,
+    workers: int,
+) -> None:
+    """Play each level (by its label) against ``opponent`` on the same deal pairs and print
+    its points per hand, and from the second on its paired difference from the first."""
+    nets: dict[str, list[float]] = {}
+    for label, level in levels.items():
+        start = time.perf_counter()
+        job = Job(level, opponent, rules, seed)
+        pairs = list(_run(_deal_worker, job, deals, workers, False, "deal pair"))
+        nets[label] = [(p[0].net + p[1].net) / 2 for p in pairs]
+        line = f"{label:<40} vs {opponent}: {interval(nets[label])}"
+        first = next(iter(nets))
+        if label != first:
+            diff = [a - b for a, b in zip(nets[label], nets[first], strict=True)]
+            changed = sum(1 for d in diff if d)
+            line += f"   minus {first}: {interval(diff)} ({changed} pairs differ)"
+        print(f"{line}   [{time.perf_counter() - start:.0f} s]", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=600)
@@ -60,23 +85,12 @@ def main() -> None:
     )
     parser.add_argument("--opponent", default="expert")
     args = parser.parse_args()
-    rules = ginrummy.Rules.preset(args.preset)
-    specs = args.variants.split("/")
-    nets: dict[str, list[float]] = {}
-    for spec in specs:
+    levels = {}
+    for spec in args.variants.split("/"):
         spec = spec.replace(";", ",")
-        level = register(spec.replace(":", "_").replace(",", "_").replace("=", ""), spec)
-        start = time.perf_counter()
-        job = Job(level, args.opponent, rules, args.seed)
-        pairs = list(_run(_deal_worker, job, args.deals, args.workers, False, "deal pair"))
-        nets[spec] = [(p[0].net + p[1].net) / 2 for p in pairs]
-        line = f"{spec:<40} vs {args.opponent}: {interval(nets[spec])}"
-        if len(nets) > 1:
-            first = next(iter(nets.values()))
-            diff = [a - b for a, b in zip(nets[spec], first, strict=True)]
-            changed = sum(1 for d in diff if d)
-            line += f"   minus {specs[0]}: {interval(diff)} ({changed} pairs differ)"
-        print(f"{line}   [{time.perf_counter() - start:.0f} s]", flush=True)
+        levels[spec] = register(spec.replace(":", "_").replace(",", "_").replace("=", ""), spec)
+    rules = ginrummy.Rules.preset(args.preset)
+    compare(levels, args.opponent, rules, args.seed, args.deals, args.workers)
     print(f"seed {args.seed}, {args.deals} deal pairs, {args.preset}")
 
 
