@@ -360,6 +360,33 @@ def test_discard_by_drag_and_drop_and_reorder_by_hand(page: Page, server: Server
     assert page.evaluate("localStorage.getItem('gr.sort')") in ("rank", "suit")
 
 
+def test_a_card_pointed_at_its_bottom_edge_stays_still(page: Page, server: Server) -> None:
+    """The hover lift moves a card's face, not its box: a lifted box left a pointer resting
+    on its bottom edge alternately over and off it, and the card shook (a tap on a phone
+    could then never land)."""
+    start_ai_game(page, server)
+    name = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")[0]
+    box = card(page, name).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 6, box["y"] + box["height"] - 2)
+    frames = page.evaluate(
+        """async (n) => {
+          const el = document.querySelector(`#hand .card[data-card="${n}"]`);
+          const seen = [];
+          for (let i = 0; i < 8; i++) {
+            await new Promise((r) => requestAnimationFrame(r));
+            const b = el.getBoundingClientRect();
+            const f = el.querySelector("svg").getBoundingClientRect();
+            seen.push([b.top, f.top - b.top]);
+          }
+          return seen;
+        }""",
+        name,
+    )
+    assert len({top for top, _ in frames}) == 1, frames
+    assert all(lift == -6 for _, lift in frames), frames  # the face does lift, and stays up
+
+
 def test_reload_mid_hand_and_server_restarts(page: Page, server: Server) -> None:
     start_ai_game(page, server)
     play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 2 or len(v["results"]) >= 1)
