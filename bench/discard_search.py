@@ -1,4 +1,5 @@
-"""Experiments in letting ``master`` choose its ordinary discards by search; none is kept.
+"""Experiments in letting ``master`` choose its ordinary discards by playouts; none is kept
+(master's discards are now searched two draws deep instead: docs/ai.md).
 
 Run: ``.venv/bin/python bench/discard_search.py --deals 1000 --seed r1 --variants
 "base/greedy:discard_stock_max=12/ranked:care=2;both=1"``
@@ -7,7 +8,7 @@ Every variant plays the same duplicate deal pairs against ``expert`` (as
 ``bench/master_search.py`` does) and is compared, pair by pair, with the first one. The
 variants (attributes of the classes below can be overridden after ``:``, separated by ``;``):
 
-* ``base``: ``master`` as it plays (its discards are the expert's ranking);
+* ``base``: ``master`` as it played for these runs (its discards the expert's ranking);
 * ``greedy``: the discard candidates within ``discard_margin`` of the expert's best (at most
   ``discard_candidates``) are each played out on the same ``discard_samples`` deals with the
   greedy playout of :mod:`ginrummy.ai.sim`; a candidate replaces the expert's best when its
@@ -187,13 +188,14 @@ class FeedCostMaster(MasterPlayer):
 
 
 BASES: dict[str, tuple[type[MasterPlayer], dict[str, object]]] = {
-    "base": (MasterPlayer, {}),
+    # master as it was for these runs: the expert's discards (no two-draw search)
+    "base": (MasterPlayer, {"discard_search": False}),
     "greedy": (DiscardSearchMaster, {}),
     "ranked": (
         DiscardSearchMaster,
         {"ranked": True, "discard_samples": 24, "discard_candidates": 3},
     ),
-    "feed": (FeedCostMaster, {}),
+    "feed": (FeedCostMaster, {"discard_search": False}),
 }
 
 

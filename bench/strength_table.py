@@ -52,6 +52,12 @@ def main() -> None:
     parser.add_argument("--seed", default="strength-2026")
     parser.add_argument("--json", default="strength.json")
     parser.add_argument("--presets", default="classic,tournament")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="play only the pairings with this level (after a change to it alone, the other "
+        "rows reproduce exactly)",
+    )
     args = parser.parse_args()
     results = []
     lines = [
@@ -62,12 +68,14 @@ def main() -> None:
     for preset in args.presets.split(","):
         rules = ginrummy.Rules.preset(preset)
         for a, b in PAIRINGS:
+            if args.only and args.only not in (a, b):
+                continue
             start = time.time()
             r = run_arena(a, b, rules, deals=args.deals, seed=args.seed, workers=args.workers)
             results.append(r.to_dict())
             lines.append(row(r))
             print(lines[-1], f"({time.time() - start:.0f} s)", flush=True)
-    if args.games:
+    if args.games and args.only in ("", "master", "baseline"):
         start = time.time()
         g = run_arena(
             "master",

@@ -137,6 +137,51 @@ def test_expected_after_draw_equals_searching_every_draw(
     assert expected_after_draw(m, draws, limit, bonus) == pytest.approx(slow, abs=1e-9)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        meld_rich_hands(max_size=10),
+        st.lists(st.integers(0, 51), min_size=10, max_size=10, unique=True),
+    ).filter(lambda cards: len(cards) == 10),
+    st.lists(st.integers(0, 51), min_size=1, max_size=7, unique=True),
+    st.sampled_from([(-1, 0.0), (10, 10.0), (30, 3.5)]),
+    st.integers(1, 3),
+)
+def test_expected_after_two_draws_equals_the_oracle(
+    kept: list[int], drawn: list[int], knock: tuple[int, float], replies: int
+) -> None:
+    """The two-draw search against a slow one on the oracle's deadwood: every first draw,
+    the ``replies`` discards leaving least deadwood (or a knock), every second draw."""
+    from ginrummy.ai.evaluate import expected_after_two_draws
+
+    draws = [(c, 1.0 / (i + 2)) for i, c in enumerate(drawn) if c not in kept]
+    limit, bonus = knock
+    slow = 0.0
+    for first, weight in draws:
+        hand = [*kept, first]
+        after = {c: oracle.min_deadwood([x for x in hand if x != c]) for c in hand}
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
+        if after[best[0]] <= limit:
+            slow += weight * (after[best[0]] - bonus)
+            continue
+        second = [(c, w) for c, w in draws if c != first]
+        if not second:
+            slow += weight * after[best[0]]
+            continue
+        total = sum(w for _, w in second)
+        values = []
+        for card in best:
+            rest = [x for x in hand if x != card]
+            value = 0.0
+            for c, w in second:
+                v = oracle.best_discard_value([*rest, c])
+                value += w / total * (v - bonus if v <= limit else v)
+            values.append(value)
+        slow += weight * min(values)
+    fast = expected_after_two_draws(mask_of(kept), draws, limit, bonus, replies)
+    assert fast == pytest.approx(slow, abs=1e-9)
+
+
 @st.composite
 def knock_positions(draw: Any) -> tuple[list[int], list[int]]:
     """A knocker's 10 cards and a defender's 10 cards from a meld-rich pool of 20+."""

@@ -11,7 +11,12 @@ import random
 from collections.abc import Sequence
 
 from ..cards import POINTS, cards_of
-from ..melds import best_discard_mask, deadwood_mask, knock_deadwoods_mask
+from ..melds import (
+    best_discard_mask,
+    deadwood_after_discards_mask,
+    deadwood_mask,
+    knock_deadwoods_mask,
+)
 from .knowledge import Knowledge, meld_outs, same_rank, suit_neighbours
 
 
@@ -56,6 +61,45 @@ def expected_after_draw(
             if deadwood < value:
                 value = deadwood
         total += weight * (value - knock_bonus if value <= limit else value)
+    return total
+
+
+def expected_after_two_draws(
+    kept: int,
+    draws: Sequence[tuple[int, float]],
+    limit: int = -1,
+    knock_bonus: float = 0.0,
+    replies: int = 2,
+) -> float:
+    """Expected least deadwood after this seat's next two stock draws: a search two draws
+    deep over the seat's own turns (the opponent's turns in between are not played).
+
+    After the first draw (weights ``draws``) a hand that can knock (least deadwood at or
+    under ``limit``) stops there, counted ``knock_bonus`` points less; any other hand
+    discards, of the ``replies`` cards leaving least deadwood (ties: the higher rank first),
+    the one with the least :func:`expected_after_draw` for the second draw, whose weights are
+    the first's without the card drawn, scaled to add up to one (with nothing left to draw,
+    the deadwood the discard leaves). Two draws see what one does not: a card that melds only
+    once two more arrive, or which of two equal cards a second draw can complete."""
+    total = 0.0
+    for first, weight in draws:
+        if weight <= 0.0:
+            continue
+        hand = kept | 1 << first
+        after = deadwood_after_discards_mask(hand)
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
+        if after[best[0]] <= limit:
+            total += weight * (after[best[0]] - knock_bonus)
+            continue
+        second = [(c, w) for c, w in draws if c != first and w > 0.0]
+        if not second:  # nothing left to draw: the hand stays as the discard leaves it
+            total += weight * after[best[0]]
+            continue
+        scale = 1.0 / sum(w for _, w in second)
+        second = [(c, w * scale) for c, w in second]
+        total += weight * min(
+            expected_after_draw(hand & ~(1 << card), second, limit, knock_bonus) for card in best
+        )
     return total
 
 

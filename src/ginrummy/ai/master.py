@@ -9,7 +9,7 @@ from functools import lru_cache
 from ..cards import cards_of
 from ..melds import deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
-from .evaluate import OpponentModel
+from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
 from .knowledge import Knowledge
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer
@@ -51,8 +51,10 @@ class MasterPlayer(ExpertPlayer):
     (more of them, and trusting them fully when deciding to knock; and, when the expert's
     estimate finds the pile and the stock close, both draws on the same deals), and it values
     the outcomes by the chance of winning the game: near the target a safe small win can be
-    worth more than a risky big one, far behind the opposite. Discards stay the expert's:
-    playouts choosing them, even only among close ones, made it weaker (bench/master_search.py)."""
+    worth more than a risky big one, far behind the opposite. Its ordinary discards are
+    searched two draws deep (an exact expectation over its next two draws, weighted by its
+    beliefs) among the expert's best few: playouts to the end of the hand choosing them made
+    it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md)."""
 
     level = "master"
     knock_samples = 128
@@ -67,6 +69,13 @@ class MasterPlayer(ExpertPlayer):
     knock_search = True
     """Whether the card to knock with is chosen on simulated opposing hands (off: the least
     deadwood, as the expert does)."""
+    discard_search = True
+    """Whether an ordinary discard is searched two draws deep among the expert's best few
+    (off: the expert's ranking, searching one draw)."""
+    discard_candidates = 3
+    """How many of the expert's best discards the two-draw search compares."""
+    discard_margin = 4.0
+    """How close (in the expert's score) a discard must be to the best to be compared."""
 
     def utility(self, k: Knowledge, points: int) -> float:
         target = k.rules.target
@@ -155,6 +164,32 @@ class MasterPlayer(ExpertPlayer):
             edge += value(pile_hand, k.top, opp, stock)
             edge -= value(k.hand | 1 << stock[0], -1, opp, stock[1:])
         return edge > 0
+
+    def best_discard(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> int:
+        """Of the expert's best few discards, the one with the least expected deadwood after
+        the next two draws (:func:`expected_after_two_draws`, the knock bonus counted) plus
+        the weighted danger of feeding the opponent, as the expert weighs it.
+
+        The expert looks one draw ahead; two draws also value what one draw cannot complete.
+        Playouts to the end of the hand, tried first, made the choice weaker (docs/ai.md);
+        this search is exact, so it has no sampling noise."""
+        if not self.discard_search or model is None:
+            return super().best_discard(k, options, model)
+        draws = draw_weights(k, model.probability)
+        scored = self.scored_discards(k, k.hand, options, draws, model)
+        top = scored[0][0] + self.discard_margin
+        candidates = [c for s, c in scored if s <= top][: self.discard_candidates]
+        if len(candidates) < 2:
+            return scored[0][1]
+
+        def value(card: int) -> float:
+            kept = k.hand & ~(1 << card)
+            ahead = expected_after_two_draws(kept, draws, k.knock_limit, self.knock_bonus)
+            return ahead + self.danger_weight * self.danger(k, card, model)
+
+        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
 
     def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:
         """The knock, among every discard that allows one, scoring best on the same plausible
