@@ -236,15 +236,11 @@ class LearnedMaster(MasterPlayer):
 
     level = "master-learned"
     weights: ClassVar[dict[str, float]] = {}
-    candidates = 3
-    margin = 4.0
 
     def best_discard(self, k: Knowledge, options: dict[int, int], model: Any) -> int:
-        draws = draw_weights(k, model.probability)
-        scored = self.scored_discards(k, k.hand, options, draws, model)
-        chosen = [c for s, c in scored if s <= scored[0][0] + self.margin][: self.candidates]
+        draws, chosen = self.discard_choices(k, options, model)
         if len(chosen) < 2:
-            return scored[0][1]
+            return chosen[0]
         w = [self.weights.get(name, 0.0) for name in FEATURES]
 
         def value(card: int) -> float:

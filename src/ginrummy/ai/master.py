@@ -177,12 +177,9 @@ class MasterPlayer(ExpertPlayer):
         this search is exact, so it has no sampling noise."""
         if not self.discard_search or model is None:
             return super().best_discard(k, options, model)
-        draws = draw_weights(k, model.probability)
-        scored = self.scored_discards(k, k.hand, options, draws, model)
-        top = scored[0][0] + self.discard_margin
-        candidates = [c for s, c in scored if s <= top][: self.discard_candidates]
+        draws, candidates = self.discard_choices(k, options, model)
         if len(candidates) < 2:
-            return scored[0][1]
+            return candidates[0]
 
         def value(card: int) -> float:
             kept = k.hand & ~(1 << card)
@@ -190,6 +187,17 @@ class MasterPlayer(ExpertPlayer):
             return ahead + self.danger_weight * self.danger(k, card, model)
 
         return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+    def discard_choices(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
+    ) -> tuple[list[tuple[int, float]], list[int]]:
+        """The next draw's weights, and the discards a search compares: the expert's best
+        (first) and those after it within ``discard_margin`` of its score, at most
+        ``discard_candidates``."""
+        draws = draw_weights(k, model.probability)
+        scored = self.scored_discards(k, k.hand, options, draws, model)
+        top = scored[0][0] + self.discard_margin
+        return draws, [c for s, c in scored if s <= top][: self.discard_candidates]
 
     def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:
         """The knock, among every discard that allows one, scoring best on the same plausible
