@@ -90,7 +90,7 @@ def in_browser(page: Page, script: str, arg: Any = None) -> Any:
 @pytest.fixture(scope="module")
 def secure_page(browser: Browser, static_server: StaticServer) -> Iterator[Page]:
     """A page on http://127.0.0.1:PORT: a secure context, crypto.subtle is there."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.goto(static_server.base + "/")
     assert page.evaluate("() => isSecureContext && Boolean(globalThis.crypto?.subtle)")
@@ -102,7 +102,7 @@ def secure_page(browser: Browser, static_server: StaticServer) -> Iterator[Page]
 def insecure_page(browser: Browser) -> Iterator[Page]:
     """A page on a plain-http name, like a LAN address: no crypto.subtle. Playwright answers
     every request from the static directory; nothing goes to the network."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     page = context.new_page()
 
     def answer(route: Any) -> None:

@@ -422,7 +422,7 @@ def test_reload_mid_hand_and_server_restarts(page: Page, server: Server) -> None
 def test_two_people_through_the_invite_link(browser: Browser, server: Server) -> None:
     pages = []
     for name in ("Ann", "Bob"):
-        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
         p = context.new_page()
         p.goto(server.base + "/")
         p.wait_for_selector("#lobby:not([hidden])")
@@ -551,7 +551,7 @@ def test_hint_sort_themes_four_colours_and_large_cards(page: Page, server: Serve
 
 
 def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> None:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
     page = context.new_page()
     page.touch = True  # type: ignore[attr-defined]  # play by taps
     errors: list[str] = []

@@ -156,7 +156,9 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A fresh browser context and page; on a failed test a full-page screenshot is saved to
     ``ARTIFACTS/<test name>.png``. Console errors are collected in ``page.console_errors``."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    # bypass_csp: Playwright evaluates wait_for_function's predicates with eval, which the
+    # table's Content-Security-Policy forbids (test_web_table checks the table under it)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
     new_page = context.new_page()
     errors: list[str] = []
     new_page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

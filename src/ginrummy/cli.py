@@ -299,22 +299,84 @@ def arena(
     show_default=True,
     help="Messages a second each WebSocket may send (bursts of twice that).",
 )
+@click.option(
+    "--http-rate",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="HTTP requests a second each client address may make (bursts of three times that).",
+)
+@click.option(
+    "--create-rate",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Games and players each client address may create a minute (bursts of 1.5 times).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="A Host name the server answers to (repeat for several; default: the loopback names "
+    "when listening on a loopback address, any name otherwise).",
+)
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    help="A web origin (https://example.org) besides the server's own whose pages may open "
+    "its WebSockets (repeat for several).",
+)
 @_friendly
-def serve(host: str, port: int, db: str | None, max_rate: float) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    max_rate: float,
+    http_rate: float,
+    create_rate: float,
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
+) -> None:
     """Start the game server on http://HOST:PORT, storing every game in --db."""
     import platformdirs
     import uvicorn
 
     from .server.app import create_app
+    from .server.limits import Limits
+    from .server.security import default_hosts
     from .server.service import GameService
     from .server.store import open_store
 
     if db is None:
         db = str(platformdirs.user_data_path("ginrummy") / "games.db")
     shown = db.split("@")[-1] if "://" in db else db  # never print a password
+    limits = Limits(
+        ws_rate=max_rate,
+        ws_burst=2 * max_rate,
+        http_rate=http_rate,
+        http_burst=3 * http_rate,
+        create_per_minute=create_rate,
+        create_burst=1.5 * create_rate,
+    )
+    app = create_app(
+        GameService(open_store(db)),
+        limits,
+        allowed_hosts=default_hosts(host, allowed_hosts),
+        allowed_origins=allowed_origins,
+    )
     click.echo(f"ginrummy server on http://{host}:{port}, games stored in {shown}")
-    app = create_app(GameService(open_store(db)), rate_per_second=max_rate, burst=2 * max_rate)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=limits.ws_max_frame_bytes,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

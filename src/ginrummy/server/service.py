@@ -3,25 +3,41 @@
 * A game is created against an AI (level, seat) or for two people (an invite token for the
   second seat). Each seat holds a secret token; the store keeps only its SHA-256 hash.
   Whoever has no seat's token is a spectator and sees only the public view.
-* Every accepted action is stored (with the AI's replies and any new deal) in one transaction
-  before :meth:`GameService.act` returns, so nobody is told of a move that could be lost.
+* **One request, one transaction.** Whatever a request makes happen is stored together or
+  not at all: a person's action with the AI's replies and any new deal; a new game with its
+  first deal (and the AI's opening moves). Nobody is told of a move before it is stored.
+* **Nothing owed is left undone.** A step that belongs to the server (a deal, the AI's turn)
+  is found whenever a game is loaded, and by :meth:`GameService.settle_all` at start, and
+  done then, so a crash or a database fault between steps (or a database written by an
+  older version, which stored each step on its own) can never leave a game waiting for ever.
+* **Transient database faults** (a lost connection, a server restarting) are retried: a write
+  whose outcome is unknown is checked against the log before it is tried again, so it is
+  stored exactly once; when the database stays unreachable the request is refused with the
+  retryable code ``service/unavailable`` and nothing is half-written.
+* **Versions.** Every stored move has a version, one more than the last; an action may name
+  the version it was made against and is refused (``service/stale``) if the game has moved.
 * Each hand is dealt from a fresh secret seed whose commitment is stored with the deal and
   shown to both seats at once; the seed itself is shown only when the hand is over.
 * The AI plays through :func:`ginrummy.ai.player` with its seat's view, like a person would.
-* Games are rebuilt from the move log on first use, so a restarted service (or a second one
-  on the same database) resumes every game exactly where the log ends.
+* Games are rebuilt from the move log on first use and kept in a bounded cache (least
+  recently used out); each game has its own lock, so a busy game never slows another.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..ai import hint, player
 from ..engine.game import GameState, cut_for_deal
@@ -29,8 +45,14 @@ from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
 from ..melds import arrange_mask, best_discard_mask
 from ..rules import Rules
-from ..views import GameView
-from .store import GameRow, Store
+from .store import GameRow, Store, is_transient
+
+T = TypeVar("T")
+
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+"""What a game id looks like (anything else is no game, without asking the database)."""
+MAX_NAME = 40
+"""Longest player name, in characters."""
 
 
 class ServiceError(GinRummyError):
@@ -40,7 +62,23 @@ class ServiceError(GinRummyError):
 
 
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: a token with a lone surrogate is just a wrong token, not a crash
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_name(name: str | None) -> str | None:
+    """A player's name as given, or a :class:`ServiceError` saying what is wrong with it."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ServiceError("a name is text", "service/bad-name")
+    if len(name) > MAX_NAME:
+        raise ServiceError(f"a name is at most {MAX_NAME} characters", "service/bad-name")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 for c in name):
+        raise ServiceError(
+            "a name may not hold control characters or lone surrogates", "service/bad-name"
+        )
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,25 +94,118 @@ class SeatTicket:
 
 @dataclass(slots=True)
 class _Live:
-    """A game in memory: its state, version, seeds and the AI (if any)."""
+    """A game in memory: its state, version, move log, seeds, and views built so far."""
 
     row: GameRow
     state: GameState
     version: int
     seeds: list[str]
     commitments: list[str]
+    log: list[tuple[int, int | None, str]] = field(default_factory=list)
+    """Every stored move: (version, seat, action)."""
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    """Views of the current version by seat (None: a spectator), built on first use."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    """Steps a request makes happen, to be stored in one transaction."""
+
+    state: GameState
+    version: int
+    entries: list[tuple[int | None, str]] = field(default_factory=list)
+    deals: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 class GameService:
-    """Creates games, applies actions, and gives each seat its own view."""
+    """Creates games, applies actions, and gives each seat its own view.
 
-    def __init__(self, store: Store, clock: Any = time.time) -> None:
+    Thread-safe: requests for different games run in parallel; requests for one game are
+    serialized by that game's lock. ``cache_size`` bounds the games kept in memory (the
+    rest reload from the log on use); ``retries`` and ``retry_delay`` (seconds, doubling)
+    govern retries after transient database errors.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Any = time.time,
+        *,
+        cache_size: int = 1000,
+        retries: int = 4,
+        retry_delay: float = 0.05,
+    ) -> None:
         self.store = store
         self.clock = clock
-        self._live: dict[str, _Live] = {}
-        self._players: dict[str, str] = {}
-        """Player token hash -> player id, for the tokens seen so far."""
-        self._lock = threading.Lock()
+        self.cache_size = cache_size
+        self.retries = retries
+        self.retry_delay = retry_delay
+        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._players: OrderedDict[str, str] = OrderedDict()
+        """Player token hash -> player id, for the tokens seen lately."""
+        self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._cache_lock = threading.Lock()
+        """Guards ``_live``, ``_players`` and ``_locks`` (held only for dictionary work)."""
+
+    # --- locking, caching, retrying -------------------------------------------------------
+
+    def _lock_of(self, game_id: str) -> threading.Lock:
+        with self._cache_lock:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = threading.Lock()
+                self._locks[game_id] = lock
+            return lock
+
+    @contextmanager
+    def _game(self, game_id: str) -> Iterator[_Live]:
+        """The game, loaded (and settled) under its own lock for the block's duration."""
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            shown = game_id[:40] if isinstance(game_id, str) else type(game_id).__name__
+            raise ServiceError(f"no game {shown!r}", "service/no-game")
+        lock = self._lock_of(game_id)
+        with lock:
+            yield self._load(game_id)
+
+    def _cached(self, game_id: str) -> _Live | None:
+        with self._cache_lock:
+            live = self._live.get(game_id)
+            if live is not None:
+                self._live.move_to_end(game_id)
+            return live
+
+    def _remember(self, live: _Live) -> None:
+        with self._cache_lock:
+            self._live[live.row.id] = live
+            self._live.move_to_end(live.row.id)
+            while len(self._live) > self.cache_size:
+                self._live.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._live.pop(game_id, None)
+
+    @property
+    def cached_games(self) -> int:
+        """How many games are in memory now (at most ``cache_size``)."""
+        return len(self._live)
+
+    def _read(self, func: Callable[..., T], *args: Any) -> T:
+        """A store read, retried after transient errors (reads are always safe to repeat)."""
+        delay = self.retry_delay
+        for attempt in range(self.retries + 1):
+            try:
+                return func(*args)
+            except DBAPIError as exc:
+                if not is_transient(exc) or attempt == self.retries:
+                    if is_transient(exc):
+                        raise _unavailable() from None
+                    raise
+            time.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # --- creating and joining -------------------------------------------------------------
 
@@ -88,9 +219,11 @@ class GameService:
         player_token: str | None = None,
     ) -> SeatTicket:
         """A new game: against ``ai_level`` (the person at ``seat``) or, with no level, for two
-        people (the creator at ``seat``; the other joins with the ticket's invite)."""
+        people (the creator at ``seat``; the other joins with the ticket's invite). The game,
+        its first deal and the AI's opening moves are stored in one transaction."""
         if seat not in (0, 1):
             raise ServiceError("seat must be 0 or 1", "service/bad-seat")
+        name = check_name(name)
         if ai_level is not None:
             player(ai_level)  # unknown levels fail here, before anything is stored
         owner = self._player(player_token) if player_token else None
@@ -120,12 +253,37 @@ class GameService:
                 owner[0] if owner is not None and seat == 1 else None,
             ),
         )
-        with self._lock:
-            self.store.add_game(row, self.clock())
-            live = _Live(row, GameState.new(rules, row.first_dealer), 0, [], [])
-            self._live[game_id] = live
-            self._advance(live)
+        live = _Live(row, GameState.new(rules, row.first_dealer), 0, [], [])
+        plan = self._owed(live, _Plan(live.state, 0))
+        with self._lock_of(game_id):
+            self._store_new(live, plan)
+            self._applied(live, plan)
+            self._remember(live)
         return SeatTicket(game_id, seat, token, invite)
+
+    def _store_new(self, live: _Live, plan: _Plan) -> None:
+        """Store a new game with ``plan``, exactly once despite transient faults."""
+        delay = self.retry_delay
+        for attempt in range(self.retries + 1):
+            try:
+                self.store.add_game(
+                    live.row, self.clock(), plan.entries, plan.deals, plan.state.is_over
+                )
+                return
+            except DBAPIError as exc:
+                if not is_transient(exc):
+                    raise
+            time.sleep(delay)
+            delay *= 2
+            try:  # did the lost transaction commit after all?
+                if self.store.game(live.row.id) is not None:
+                    return
+            except DBAPIError as exc:
+                if not is_transient(exc):
+                    raise
+            if attempt == self.retries:
+                break
+        raise _unavailable()
 
     def join(
         self,
@@ -135,11 +293,11 @@ class GameService:
         player_token: str | None = None,
     ) -> SeatTicket:
         """Take the free seat of a game between people with its invite token."""
+        name = check_name(name)
         owner = self._player(player_token) if player_token else None
         if owner is not None and name is None:
             name = owner[1]
-        with self._lock:
-            live = self._load(game_id)
+        with self._game(game_id) as live:
             row = live.row
             if row.invite is None or not secrets.compare_digest(row.invite, _hash(invite)):
                 raise ServiceError("wrong invite for this game", "service/bad-invite")
@@ -152,32 +310,45 @@ class GameService:
             seat = free[0]
             token = secrets.token_urlsafe(24)
             owner_id = None if owner is None else owner[0]
-            if not self.store.set_seat(game_id, seat, _hash(token), name, owner_id):
+            taken = self._read(self.store.set_seat, game_id, seat, _hash(token), name, owner_id)
+            self._forget(game_id)  # reload the row with the new seat
+            if not taken:
                 raise ServiceError("this game already has two players", "service/full")
-            self._live.pop(game_id, None)  # reload the row with the new seat
         return SeatTicket(game_id, seat, token)
 
     # --- reading --------------------------------------------------------------------------
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
         """The seat a token holds in a game, or ``None`` (a spectator)."""
-        with self._lock:
-            return self._seat(self._load(game_id), token)
+        with self._game(game_id) as live:
+            return self._seat(live, token)
+
+    def version_of(self, game_id: str) -> int:
+        """The game's version: the number of moves stored so far."""
+        with self._game(game_id) as live:
+            return live.version
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The game as the token's seat (or a spectator) may see it, as plain JSON data."""
-        with self._lock:
-            live = self._load(game_id)
+        """The game as the token's seat (or a spectator) may see it, as plain JSON data.
+        The same version's view is built once and shared: do not change it."""
+        with self._game(game_id) as live:
             return self._view_dict(live, self._seat(live, token))
 
     def view_for_seat(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """:meth:`view` for a seat already authenticated (by a connection's token)."""
-        with self._lock:
-            return self._view_dict(self._load(game_id), seat)
+        with self._game(game_id) as live:
+            return self._view_dict(live, seat)
+
+    def views_for(self, game_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        """:meth:`view_for_seat` for each of ``seats``, all of one version."""
+        with self._game(game_id) as live:
+            return {seat: self._view_dict(live, seat) for seat in seats}
 
     def _view_dict(self, live: _Live, seat: int | None) -> dict[str, Any]:
-        view: GameView = live.state.view(seat)
-        data = view.to_dict()
+        cached = live.views.get(seat)
+        if cached is not None:
+            return cached
+        data = live.state.view(seat).to_dict()
         finished = len(live.state.finished_hands)
         data["version"] = live.version
         data["game_id"] = live.row.id
@@ -195,14 +366,14 @@ class GameService:
         state = live.state.hand
         if seat is not None and state is not None and not state.is_over:
             data["hand"]["arrangement"] = _own_arrangement(state.hand_mask(seat))
+        live.views[seat] = data
         return data
 
     def hint(self, game_id: str, token: str | None) -> dict[str, str]:
         """The AI's advice for the token's seat: ``{"action", "reason"}``
         (:func:`ginrummy.ai.hint`). Only in games against the AI (between people it would
         be a third player at the table), and only when the seat is to act."""
-        with self._lock:
-            live = self._load(game_id)
+        with self._game(game_id) as live:
             seat = self._seat(live, token)
             if seat is None:
                 raise ServiceError("hints are for a seat's player", "service/not-a-player")
@@ -214,7 +385,8 @@ class GameService:
             if state.is_over or state.hand is None or state.to_act != seat:
                 raise ServiceError("it is not your turn", "service/no-hint")
             view = state.hand.view(seat)
-        return hint(view, f"{game_id}/{live.version}").to_dict()
+            version = live.version
+        return hint(view, f"{game_id}/{version}").to_dict()
 
     def hand_record(self, game_id: str, number: int) -> dict[str, Any]:
         """The record of hand ``number`` (1-based) once it is over: dealer, deck, seed,
@@ -223,8 +395,7 @@ class GameService:
         checks the deal with it (``docs/fairness.md``)."""
         from ..record import record_of
 
-        with self._lock:
-            live = self._load(game_id)
+        with self._game(game_id) as live:
             finished = len(live.state.finished_hands)
             if not 1 <= number <= finished:
                 raise ServiceError(
@@ -237,20 +408,17 @@ class GameService:
         """Moves after version ``since``: ``{"version", "seat", "action"}``. Public as they
         are: an action's text never names a hidden card (a stock draw is just ``stock``), and
         a ``deal`` carries no card; cards reach a seat only through its view."""
-        with self._lock:
-            self._load(game_id)
+        with self._game(game_id) as live:
             return [
                 {"version": v, "seat": seat, "action": action}
-                for v, seat, action in self.store.moves(game_id)
-                if v > since
+                for v, seat, action in live.log[max(0, since) :]
             ]
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The full record of a finished game (every card), as in :mod:`ginrummy.record`."""
         from ..record import record_of
 
-        with self._lock:
-            live = self._load(game_id)
+        with self._game(game_id) as live:
             if not live.state.is_over:
                 raise ServiceError(
                     "the game is not over: its record would show hidden cards", "service/not-over"
@@ -259,79 +427,133 @@ class GameService:
 
     # --- acting ---------------------------------------------------------------------------
 
-    def act(self, game_id: str, token: str | None, action: str) -> int:
-        """Apply ``action`` for the token's seat, then the AI's replies and any new deal; all
-        are stored before this returns the new version. An illegal action raises
-        :class:`~ginrummy.errors.IllegalActionError` and changes nothing."""
-        with self._lock:
-            seat = self._seat(self._load(game_id), token)
-        if seat is None:
-            raise ServiceError(
-                "spectators cannot act; a seat's token is needed", "service/not-a-player"
-            )
-        return self.act_for_seat(game_id, seat, action)
+    def act(self, game_id: str, token: str | None, action: str, version: int | None = None) -> int:
+        """Apply ``action`` for the token's seat, then the AI's replies and any new deal, all
+        stored in one transaction before this returns the new version. With ``version``, the
+        action is refused (``service/stale``) unless the game is still at that version. An
+        illegal action raises :class:`~ginrummy.errors.IllegalActionError` and changes
+        nothing."""
+        with self._game(game_id) as live:
+            seat = self._seat(live, token)
+            if seat is None:
+                raise ServiceError(
+                    "spectators cannot act; a seat's token is needed", "service/not-a-player"
+                )
+            return self._act(live, seat, action, version)
 
-    def act_for_seat(self, game_id: str, seat: int, action: str) -> int:
+    def act_for_seat(self, game_id: str, seat: int, action: str, version: int | None = None) -> int:
         """:meth:`act` for a seat already authenticated (by a connection's token)."""
-        with self._lock:
-            live = self._load(game_id)
-            if live.state.is_over:
-                raise IllegalActionError("the game is over", code="game/over")
-            state = live.state.apply(action, seat)  # raises without side effects
-            self._commit(live, state, [(seat, action)])
-            self._advance(live)
-            return live.version
+        with self._game(game_id) as live:
+            return self._act(live, seat, action, version)
 
-    def _advance(self, live: _Live) -> None:
-        """Deal when a hand is needed and play the AI's turns, storing each step."""
+    def _act(self, live: _Live, seat: int, action: str, version: int | None) -> int:
+        if version is not None and version != live.version:
+            raise ServiceError(
+                f"the game has moved on (it is at version {live.version}, the action was made "
+                f"at {version}); sync and try again",
+                "service/stale",
+            )
+        if live.state.is_over:
+            raise IllegalActionError("the game is over", code="game/over")
+        # steps still owed from before (if settling on load failed) go first, in this transaction
+        plan = self._owed(live, _Plan(live.state, live.version))
+        if plan.state.is_over:
+            raise IllegalActionError("the game is over", code="game/over")
+        state = plan.state.apply(action, seat)  # raises without side effects
+        plan = _Plan(state, plan.version + 1, [*plan.entries, (seat, action)], plan.deals)
+        plan = self._owed(live, plan)
+        self._store_steps(live, plan)
+        return live.version
+
+    def _owed(self, live: _Live, plan: _Plan) -> _Plan:
+        """``plan`` followed by every step the server owes after it: deals when a hand is
+        needed and the AI's turns, until a person is to act or the game is over."""
         for _ in range(10_000):
-            state = live.state
+            state = plan.state
             if state.is_over:
-                return
+                return plan
             if state.needs_deal:
                 seed = new_seed()
                 dealt = state.deal_seeded(seed)
-                hand = dealt.hand_number
-                self._commit(live, dealt, [(None, "deal")], (hand, seed, commitment(seed)))
+                plan.deals.append((dealt.hand_number, seed, commitment(seed)))
+                plan.entries.append((None, "deal"))
+                plan.state, plan.version = dealt, plan.version + 1
                 continue
             ai_seat = live.row.ai_seat
             if ai_seat is None or state.to_act != ai_seat:
-                return
+                return plan
             hand_state = state.hand
             assert hand_state is not None and live.row.ai_level is not None
-            bot = player(live.row.ai_level, f"{live.row.id}/{live.version}")
+            bot = player(live.row.ai_level, f"{live.row.id}/{plan.version}")
             action = bot.choose(hand_state.view(ai_seat))
-            self._commit(live, state.apply(action, ai_seat), [(ai_seat, action)])
+            plan.entries.append((ai_seat, action))
+            plan.state, plan.version = state.apply(action, ai_seat), plan.version + 1
         raise RuntimeError("the AI did not finish its turns")  # pragma: no cover
 
-    def _commit(
-        self,
-        live: _Live,
-        state: GameState,
-        entries: list[tuple[int | None, str]],
-        deal: tuple[int, str, str] | None = None,
-    ) -> None:
+    def _store_steps(self, live: _Live, plan: _Plan) -> None:
+        """Append ``plan`` after ``live``'s version in one transaction, exactly once despite
+        transient faults; then ``live`` takes the new state. On a version conflict (another
+        server wrote first) the cached game is dropped and ``service/conflict`` raised."""
+        base = live.version
+        delay = self.retry_delay
+        for attempt in range(self.retries + 1):
+            try:
+                self.store.append(
+                    live.row.id, base, plan.entries, self.clock(), plan.deals, plan.state.is_over
+                )
+                break
+            except IntegrityError:
+                self._forget(live.row.id)
+                raise _conflict() from None
+            except DBAPIError as exc:
+                if not is_transient(exc):
+                    self._forget(live.row.id)
+                    raise
+            time.sleep(delay)
+            delay *= 2
+            outcome = self._check_stored(live.row.id, base, plan)
+            if outcome == "stored":
+                break
+            if outcome == "other":
+                self._forget(live.row.id)
+                raise _conflict()
+            if attempt == self.retries:
+                self._forget(live.row.id)
+                raise _unavailable()
+        self._applied(live, plan)
+
+    def _check_stored(self, game_id: str, base: int, plan: _Plan) -> str:
+        """After a write of unknown outcome: ``"stored"`` (it committed), ``"none"`` (nothing
+        after ``base``: try again), ``"other"`` (someone else's moves) or ``"unknown"``."""
         try:
-            self.store.append(
-                live.row.id, live.version, entries, self.clock(), deal, finished=state.is_over
-            )
-        except IntegrityError:
-            # another server wrote first: forget our copy, the caller retries on fresh state
-            self._live.pop(live.row.id, None)
-            raise ServiceError(
-                "the game changed meanwhile; try again", "service/conflict"
-            ) from None
-        live.state = state
-        live.version += len(entries)
-        if deal is not None:
-            live.seeds.append(deal[1])
-            live.commitments.append(deal[2])
+            after = [(s, a) for v, s, a in self.store.moves(game_id) if v > base]
+            seeds = {h: seed for h, seed, _ in self.store.deals(game_id)}
+        except DBAPIError as exc:
+            if not is_transient(exc):
+                raise
+            return "unknown"
+        if not after:
+            return "none"
+        if after == plan.entries and all(seeds.get(h) == seed for h, seed, _ in plan.deals):
+            return "stored"
+        return "other"
+
+    def _applied(self, live: _Live, plan: _Plan) -> None:
+        """``live`` after ``plan`` was stored."""
+        for offset, (seat, action) in enumerate(plan.entries, start=1):
+            live.log.append((live.version + offset, seat, action))
+        for _, seed, digest in plan.deals:
+            live.seeds.append(seed)
+            live.commitments.append(digest)
+        live.state = plan.state
+        live.version = plan.version
+        live.views = {}
 
     # --- loading --------------------------------------------------------------------------
 
     def _seat(self, live: _Live, token: str | None) -> int | None:
         """The seat a seat token, or the token of the player holding a seat, stands for."""
-        if not token:
+        if not token or not isinstance(token, str):
             return None
         digest = _hash(token)
         for seat in (0, 1):
@@ -346,15 +568,26 @@ class GameService:
         return None
 
     def _player_by_hash(self, digest: str) -> str | None:
-        if digest not in self._players:
-            found = self.store.player_by_token(digest)
-            if found is None:
-                return None  # unknown tokens are not cached: they may be seat tokens
+        with self._cache_lock:
+            known = self._players.get(digest)
+            if known is not None:
+                self._players.move_to_end(digest)
+                return known
+        found = self._read(self.store.player_by_token, digest)
+        if found is None:
+            return None  # unknown tokens are not cached: they may be seat tokens
+        with self._cache_lock:
             self._players[digest] = found[0]
-        return self._players[digest]
+            while len(self._players) > self.cache_size:
+                self._players.popitem(last=False)
+        return found[0]
 
     def _player(self, token: str | None) -> tuple[str, str | None]:
-        found = self.store.player_by_token(_hash(token)) if token else None
+        found = (
+            self._read(self.store.player_by_token, _hash(token))
+            if token and isinstance(token, str)
+            else None
+        )
         if found is None:
             raise ServiceError("unknown player token", "service/bad-player")
         return found
@@ -364,18 +597,18 @@ class GameService:
     def create_player(self, name: str | None = None) -> tuple[str, str]:
         """A new player: ``(player id, player token)``. The token stands for the player in
         every game they create or join with it, so they can list and resume them."""
+        name = check_name(name)
         player_id = secrets.token_hex(16)
         token = secrets.token_urlsafe(24)
-        self.store.add_player(player_id, name, _hash(token), self.clock())
+        self._read(self.store.add_player, player_id, name, _hash(token), self.clock())
         return player_id, token
 
     def games_of(self, player_token: str) -> list[dict[str, Any]]:
         """The player's games, oldest first: open ones and finished ones, with the scores."""
         player_id, _ = self._player(player_token)
         out = []
-        with self._lock:
-            for game_id in self.store.games_of(player_id):
-                live = self._load(game_id)
+        for game_id in self._read(self.store.games_of, player_id):
+            with self._game(game_id) as live:
                 seat = 0 if live.row.players[0] == player_id else 1
                 state = live.state
                 outcome = state.outcome
@@ -401,25 +634,24 @@ class GameService:
         player_id, name = self._player(player_token)
         games = wins = drawn = points = gins = undercuts = knocks = 0
         knock_deadwood = 0
-        with self._lock:
-            for game_id in self.store.games_of(player_id):
-                live = self._load(game_id)
+        for game_id in self._read(self.store.games_of, player_id):
+            with self._game(game_id) as live:
                 state = live.state
-                if not state.is_over or state.outcome is None:
-                    continue
                 seat = 0 if live.row.players[0] == player_id else 1
-                games += 1
-                wins += state.outcome.winner == seat
-                drawn += state.outcome.winner is None
-                points += state.points[seat]
-                for result in state.results:
-                    if result.knocker == seat and result.kind in ("gin", "big-gin"):
-                        gins += 1
-                    if result.kind == "undercut" and result.winner == seat:
-                        undercuts += 1
-                    if result.knocker == seat and result.kind in ("knock", "undercut"):
-                        knocks += 1
-                        knock_deadwood += result.deadwood[seat]
+            if not state.is_over or state.outcome is None:
+                continue
+            games += 1
+            wins += state.outcome.winner == seat
+            drawn += state.outcome.winner is None
+            points += state.points[seat]
+            for result in state.results:
+                if result.knocker == seat and result.kind in ("gin", "big-gin"):
+                    gins += 1
+                if result.kind == "undercut" and result.winner == seat:
+                    undercuts += 1
+                if result.knocker == seat and result.kind in ("knock", "undercut"):
+                    knocks += 1
+                    knock_deadwood += result.deadwood[seat]
         return {
             "player_id": player_id,
             "name": name,
@@ -433,28 +665,68 @@ class GameService:
             "average_deadwood_at_knock": knock_deadwood / knocks if knocks else None,
         }
 
-    def _load(self, game_id: str) -> _Live:
-        live = self._live.get(game_id)
+    # --- loading and settling -------------------------------------------------------------
+
+    def _load(self, game_id: str, remember: bool = True) -> _Live:
+        """The game from the cache, or rebuilt from its log; any step the server owes it
+        (left by a fault) is done before it is returned. The caller holds its lock."""
+        live = self._cached(game_id)
         if live is not None:
             return live
-        row = self.store.game(game_id)
+        row = self._read(self.store.game, game_id)
         if row is None:
             raise ServiceError(f"no game {game_id!r}", "service/no-game")
         rules = Rules.from_dict(row.rules)
         state = GameState.new(rules, row.first_dealer)
-        deals = self.store.deals(game_id)
+        deals = self._read(self.store.deals, game_id)
         seeds = [seed for _, seed, _ in deals]
         commitments = [c for _, _, c in deals]
-        log = self.store.moves(game_id)
+        log = self._read(self.store.moves, game_id)
         for _, seat, action in log:
             if action == "deal":
                 state = state.deal_seeded(seeds[state.hand_number])
             else:
                 state = state.apply(action, seat)
         version = log[-1][0] if log else 0
-        live = _Live(row, state, version, seeds, commitments)
-        self._live[game_id] = live
+        live = _Live(row, state, version, seeds, commitments, list(log))
+        plan = self._owed(live, _Plan(state, version))
+        if plan.entries:
+            try:
+                self._store_steps(live, plan)
+            except ServiceError as exc:
+                if exc.code != "service/conflict":
+                    raise
+                return self._load(game_id, remember)  # another server settled it: reload
+        if remember:
+            self._remember(live)
         return live
+
+    def settle_all(self) -> int:
+        """Do every step the server owes any unfinished game (a deal, the AI's turn), as a
+        starting server does; returns how many games were owed one. Games not already in
+        memory are not kept there."""
+        settled = 0
+        for game_id in self._read(self.store.unfinished_games):
+            try:
+                with self._lock_of(game_id):
+                    if self._cached(game_id) is not None:
+                        continue
+                    before = len(self._read(self.store.moves, game_id))
+                    live = self._load(game_id, remember=False)
+                    settled += len(live.log) > before
+            except GinRummyError:
+                continue  # unreachable now: the game settles on its next use
+        return settled
+
+
+def _conflict() -> ServiceError:
+    return ServiceError("the game changed meanwhile; try again", "service/conflict")
+
+
+def _unavailable() -> ServiceError:
+    return ServiceError(
+        "the game store is unavailable for a moment; try again", "service/unavailable"
+    )
 
 
 def _own_arrangement(mask: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ the database to the newest schema when it opens it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,16 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def add_game(self, row: GameRow, created_at: float) -> None:
+    def add_game(
+        self,
+        row: GameRow,
+        created_at: float,
+        entries: Sequence[tuple[int | None, str]] = (),
+        new_deals: Sequence[tuple[int, str, str]] = (),
+        finished: bool = False,
+    ) -> None:
+        """Store a new game with its first moves and deals (``entries`` as in :meth:`append`,
+        from version 1), all in one transaction: a game is never stored undealt."""
         with self.engine.begin() as conn:
             conn.execute(
                 games.insert().values(
@@ -116,6 +126,7 @@ class Store:
                     player1=row.players[1],
                 )
             )
+            _write_moves(conn, row.id, 0, entries, created_at, new_deals, finished)
 
     def game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
@@ -151,36 +162,18 @@ class Store:
         self,
         game_id: str,
         version: int,
-        entries: list[tuple[int | None, str]],
+        entries: Sequence[tuple[int | None, str]],
         now: float,
-        new_deal: tuple[int, str, str] | None = None,
+        new_deals: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
     ) -> None:
-        """Store moves ``version+1, version+2, ...`` (and a new deal's seed) atomically.
+        """Store moves ``version+1, version+2, ...`` (and new deals' seeds) in one transaction.
 
         Raises :class:`sqlalchemy.exc.IntegrityError` if another writer stored any of these
-        versions first.
+        versions first (the primary key is the version check), and nothing is stored.
         """
         with self.engine.begin() as conn:
-            if new_deal is not None:
-                hand, seed, commitment = new_deal
-                conn.execute(
-                    deals.insert().values(
-                        game_id=game_id, hand=hand, seed=seed, commitment=commitment
-                    )
-                )
-            for offset, (seat, action) in enumerate(entries, start=1):
-                conn.execute(
-                    moves.insert().values(
-                        game_id=game_id,
-                        version=version + offset,
-                        seat=seat,
-                        action=action,
-                        created_at=now,
-                    )
-                )
-            if finished:
-                conn.execute(games.update().where(games.c.id == game_id).values(finished=True))
+            _write_moves(conn, game_id, version, entries, now, new_deals, finished)
 
     def moves(self, game_id: str) -> list[tuple[int, int | None, str]]:
         """Every move of a game in order: (version, seat, action)."""
@@ -216,6 +209,17 @@ class Store:
             ).first()
         return None if r is None else (r[0], r[1])
 
+    def unfinished_games(self) -> list[str]:
+        """Ids of every game not over, oldest first (what a starting server checks for
+        steps it owes: a deal or an AI turn)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(games.c.id)
+                .where(games.c.finished.is_(False))
+                .order_by(games.c.created_at)
+            ).all()
+        return [r[0] for r in rows]
+
     def games_of(self, player_id: str) -> list[str]:
         """Ids of the games a player holds a seat in, oldest first."""
         with self.engine.connect() as conn:
@@ -227,6 +231,53 @@ class Store:
         return [r[0] for r in rows]
 
 
+def _write_moves(
+    conn: sa.Connection,
+    game_id: str,
+    version: int,
+    entries: Sequence[tuple[int | None, str]],
+    now: float,
+    new_deals: Sequence[tuple[int, str, str]],
+    finished: bool,
+) -> None:
+    if new_deals:
+        conn.execute(
+            deals.insert(),
+            [{"game_id": game_id, "hand": h, "seed": s, "commitment": c} for h, s, c in new_deals],
+        )
+    if entries:
+        conn.execute(
+            moves.insert(),
+            [
+                {
+                    "game_id": game_id,
+                    "version": version + offset,
+                    "seat": seat,
+                    "action": action,
+                    "created_at": now,
+                }
+                for offset, (seat, action) in enumerate(entries, start=1)
+            ],
+        )
+    if finished:
+        conn.execute(games.update().where(games.c.id == game_id).values(finished=True))
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a database error is worth a retry: a lost or refused connection, a server
+    shutting down, a lock timeout (not a constraint violation or a bad statement)."""
+    if isinstance(exc, sa.exc.IntegrityError):
+        return False
+    if isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError)
+
+
+_MIGRATION_LOCK = 0x67696E72
+"""PostgreSQL advisory lock key held while migrating, so servers starting together on a
+fresh database migrate it once (the others wait, then find it current)."""
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the database's schema to the newest migration."""
     from alembic import command
@@ -235,8 +286,22 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Write-ahead log: readers never wait for the writer, and a commit appends to the log
+    instead of rewriting the file. ``synchronous=NORMAL`` in WAL mode keeps every committed
+    transaction through a crash of the process (kill -9); only a power cut or an operating
+    system crash may lose the last few commits (the database stays consistent either way)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 def open_store(url: str) -> Store:
@@ -250,6 +315,10 @@ def open_store(url: str) -> Store:
         url = f"sqlite:///{url}"
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
-    engine = sa.create_engine(url, future=True)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, pool_pre_ping=True, connect_args={"timeout": 30})
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
     upgrade(engine)
     return Store(engine)

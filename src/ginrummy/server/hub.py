@@ -1,0 +1,213 @@
+"""The WebSocket connections of this server process, and how news of a game reaches them.
+
+* :class:`Connection`: one WebSocket of a game, with its own bounded send queue and a sender
+  task. Whatever is sent to it is only queued, never awaited by the sender of the news, so a
+  client that reads slowly (or not at all) holds up nobody but itself: once its queue is full,
+  or one message has waited ``send_timeout`` seconds on it, it is dropped. A browser
+  reconnects and syncs by itself.
+* :class:`Hub`: the connections by game, within the caps per game and per client; presence
+  (which seats are connected) sent to everyone only when it changes and to a newcomer alone
+  otherwise, so n spectators cost O(n) messages, not O(n^2); :meth:`Hub.deliver` sends each
+  connection of a game its own seat's view, each seat's view built and encoded once.
+* :class:`FanOut`: how "game G is now at version V" travels from the code that stored it to
+  every process holding connections of G. :class:`LocalFanOut` is the one-process case (the
+  news goes straight to this process's hub); a broker-backed one (several workers) keeps the
+  same two methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter, defaultdict
+from typing import Any, Protocol
+
+import anyio
+from starlette.websockets import WebSocket
+
+from .limits import Limits, TokenBucket
+from .service import GameService
+
+log = logging.getLogger("ginrummy.server")
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text of one WebSocket frame (ASCII-safe JSON)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Connection:
+    """One WebSocket of a game (see the module's notes)."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None, client: str, limits: Limits):
+        self.websocket = websocket
+        self.seat = seat
+        self.client = client
+        self.limits = limits
+        self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(limits.send_queue)
+        self.version = -1
+        """Version of the newest view sent (older ones arriving late are not sent)."""
+        self.last_view: str | None = None
+        self.started = False
+        """Whether its hello was queued (views before it are owed, not sent)."""
+        self.missed = False
+        self.dropped: str | None = None
+        """Why it was dropped, once it was."""
+        self.scope: anyio.CancelScope | None = None
+        """Cancels the connection's tasks when it is dropped."""
+
+    def send(self, text: str) -> None:
+        """Queue ``text``; a connection that is too far behind is dropped instead."""
+        if self.dropped is not None:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop("too far behind (send queue full)")
+
+    def send_view(self, version: int, text: str) -> None:
+        """Queue a view unless a newer one (or this very one) was sent already."""
+        if version < self.version or text == self.last_view:
+            return
+        self.version = version
+        self.last_view = text
+        self.send(text)
+
+    def drop(self, reason: str) -> None:
+        if self.dropped is None:
+            self.dropped = reason
+            log.info("dropping a connection: %s", reason)
+            if self.scope is not None:
+                self.scope.cancel()
+
+    async def run_sender(self) -> None:
+        """Send what is queued, one message at a time, each within ``send_timeout``."""
+        while True:
+            text = await self.queue.get()
+            with anyio.move_on_after(self.limits.send_timeout) as timer:
+                try:
+                    await self.websocket.send_text(text)
+                except Exception:  # the socket is closing: its handler cleans up
+                    self.drop("the connection closed")
+                    return
+            if timer.cancelled_caught:
+                self.drop(f"a message took over {self.limits.send_timeout} s to send")
+                return
+
+
+class Hub:
+    """This process's connections, by game."""
+
+    def __init__(self, service: GameService, limits: Limits) -> None:
+        self.service = service
+        self.limits = limits
+        self.games: dict[str, set[Connection]] = defaultdict(set)
+        self.per_client: Counter[str] = Counter()
+
+    def add(self, game_id: str, conn: Connection) -> tuple[str, str] | None:
+        """Register a connection; ``(code, message)`` if a cap refuses it."""
+        if len(self.games.get(game_id, ())) >= self.limits.connections_per_game:
+            return (
+                "ws/too-many-connections",
+                f"this game has {self.limits.connections_per_game} connections already",
+            )
+        if self.per_client[conn.client] >= self.limits.connections_per_client:
+            return (
+                "ws/too-many-connections",
+                f"at most {self.limits.connections_per_client} connections from one address",
+            )
+        before = self.presence(game_id)
+        self.games[game_id].add(conn)
+        self.per_client[conn.client] += 1
+        self._presence_changed(game_id, before, conn)
+        return None
+
+    def remove(self, game_id: str, conn: Connection) -> None:
+        conns = self.games.get(game_id)
+        if conns is None or conn not in conns:
+            return
+        before = self.presence(game_id)
+        conns.discard(conn)
+        self.per_client[conn.client] -= 1
+        if self.per_client[conn.client] <= 0:
+            del self.per_client[conn.client]
+        if not conns:
+            del self.games[game_id]
+            return
+        self._presence_changed(game_id, before, None)
+
+    def presence(self, game_id: str) -> list[bool]:
+        """Which seats have a connection here."""
+        seats = {c.seat for c in self.games.get(game_id, ())}
+        return [0 in seats, 1 in seats]
+
+    def _presence_changed(
+        self, game_id: str, before: list[bool], newcomer: Connection | None
+    ) -> None:
+        now = self.presence(game_id)
+        text = encode({"type": "presence", "connected": now})
+        if now != before:
+            for conn in self.games.get(game_id, ()):
+                if conn.started:
+                    conn.send(text)
+        elif newcomer is not None and newcomer.started:
+            newcomer.send(text)
+
+    def started(self, game_id: str, conn: Connection, version: int) -> bool:
+        """``conn``'s hello (with the view of ``version``) is queued: it gets presence now.
+        True if a view was delivered meanwhile (the caller delivers again)."""
+        conn.started = True
+        conn.version = version
+        conn.send(encode({"type": "presence", "connected": self.presence(game_id)}))
+        missed, conn.missed = conn.missed, False
+        return missed
+
+    def connections(self, game_id: str) -> list[Connection]:
+        return list(self.games.get(game_id, ()))
+
+    async def deliver(self, game_id: str) -> None:
+        """Send every connection of the game here its own seat's view (if it changed)."""
+        conns = self.connections(game_id)
+        if not conns:
+            return
+        seats = {c.seat for c in conns}
+        try:
+            views = await anyio.to_thread.run_sync(self.service.views_for, game_id, seats)
+        except Exception as exc:  # the store is down a moment: clients sync when it is back
+            log.warning("could not build the views of a game: %s", type(exc).__name__)
+            return
+        texts = {
+            seat: (int(view["version"]), encode({"type": "view", "view": view}))
+            for seat, view in views.items()
+        }
+        for conn in conns:
+            if not conn.started:
+                conn.missed = True
+                continue
+            version, text = texts[conn.seat]
+            conn.send_view(version, text)
+
+
+class FanOut(Protocol):
+    """Carries "this game changed" to every process with connections of it."""
+
+    async def publish(self, game_id: str, version: int) -> None:
+        """After a change to ``game_id`` (now at ``version``) was stored."""
+
+    async def close(self) -> None:
+        """Stop (the server is shutting down)."""
+
+
+class LocalFanOut:
+    """One process: the news goes straight to its own hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def publish(self, game_id: str, version: int) -> None:
+        await self.hub.deliver(game_id)
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,85 @@
+"""What the server tells browsers, and which pages and hosts may talk to it.
+
+* :class:`SecurityHeaders`: every HTTP answer carries a Content-Security-Policy that fits the
+  table (its own scripts, styles and images only, WebSockets to itself, no frames, no
+  plug-ins), ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and a referrer
+  policy that keeps addresses on this site.
+* :func:`origin_allowed`: a WebSocket opened by a web page must come from a page this server
+  served (its ``Origin`` names the same host and port as its ``Host``), or from an origin
+  listed with ``--allowed-origin``. Clients that are not browsers send no ``Origin`` and are
+  let in: the token, not the origin, is what opens a seat.
+* :func:`default_hosts`: the ``Host`` names accepted (Starlette's ``TrustedHostMiddleware``
+  refuses the rest): a server on a loopback address answers only to loopback names, so a page
+  elsewhere cannot reach it by DNS rebinding; one on another address answers to any name
+  unless ``--allowed-host`` says which.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Mapping
+from urllib.parse import urlsplit
+
+from .limits import ASGIApp, Message, Receive, Scope, Send
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; media-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """Adds :data:`HEADERS` to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def default_hosts(bind_host: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The ``Host`` names to accept for a server bound to ``bind_host``: ``allowed`` if
+    given; else the loopback names for a loopback address, any name otherwise."""
+    given = list(allowed)
+    if given:
+        return given
+    try:
+        loopback = ipaddress.ip_address(bind_host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = bind_host == "localhost"
+    return LOOPBACK_NAMES if loopback else ["*"]
+
+
+def origin_allowed(headers: Mapping[str, str], allowed_origins: Iterable[str] = ()) -> bool:
+    """Whether a WebSocket with these request headers may connect (see the module notes)."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in set(allowed_origins):
+        return True
+    host = headers.get("host")
+    if not host or origin == "null":
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()

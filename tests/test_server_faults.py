@@ -1,0 +1,343 @@
+"""The game service when things fail: database faults, lost commits, games an older server
+left half-done, stale actions, bad names and ids, eviction, per-game locking.
+
+Every test runs on SQLite and on the local PostgreSQL (``db_url``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import OperationalError
+
+import ginrummy
+from ginrummy.server import service as service_module
+from ginrummy.server.service import GameService, ServiceError
+from ginrummy.server.store import GameRow, Store, open_store
+
+RULES = dataclasses.replace(ginrummy.Rules.preset("classic"), target=30)
+
+
+class FaultyStore(Store):
+    """A store whose writes fail on demand, as a database restarting or a dropped
+    connection would make them fail.
+
+    ``fail_writes``: that many next writes raise before anything is stored;
+    ``lose_acks``: that many next writes are stored, then raise (the commit's answer lost).
+    """
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store.engine)
+        self.fail_writes = 0
+        self.lose_acks = 0
+        self.writes = 0
+
+    def _fault(self) -> OperationalError:
+        return OperationalError("INSERT", {}, Exception("server closed the connection"))
+
+    def append(self, *args: Any, **kwargs: Any) -> None:
+        self.writes += 1
+        if self.fail_writes:
+            self.fail_writes -= 1
+            raise self._fault()
+        super().append(*args, **kwargs)
+        if self.lose_acks:
+            self.lose_acks -= 1
+            raise self._fault()
+
+    def add_game(self, *args: Any, **kwargs: Any) -> None:
+        self.writes += 1
+        if self.fail_writes:
+            self.fail_writes -= 1
+            raise self._fault()
+        super().add_game(*args, **kwargs)
+        if self.lose_acks:
+            self.lose_acks -= 1
+            raise self._fault()
+
+
+def faulty_service(db_url: str, **options: Any) -> tuple[GameService, FaultyStore]:
+    store = FaultyStore(open_store(db_url))
+    return GameService(store, retry_delay=0.001, **options), store
+
+
+def person_to_act(service: GameService, game_id: str, token: str) -> dict[str, Any]:
+    """The seat's view; fails unless the game waits for that person (or is over)."""
+    view = service.view(game_id, token)
+    assert view["is_over"] or view["hand"]["to_act"] == service.seat_of(game_id, token), (
+        "the game waits for the server"
+    )
+    return view
+
+
+def first_legal(view: dict[str, Any]) -> str:
+    return str(view["hand"]["legal_actions"][0])
+
+
+def stored_versions(store: Store, game_id: str) -> list[int]:
+    return [v for v, _, _ in store.moves(game_id)]
+
+
+# --- one request, one transaction ------------------------------------------------------------
+
+
+def test_a_database_fault_between_the_move_and_the_ai_reply_stores_nothing(db_url: str) -> None:
+    service, store = faulty_service(db_url)
+    ticket = service.create_game(RULES, ai_level="normal", seat=0)
+    before = person_to_act(service, ticket.game_id, ticket.token)
+    versions = stored_versions(store, ticket.game_id)
+    store.fail_writes = 100  # the database stays down
+    with pytest.raises(ServiceError) as caught:
+        service.act(ticket.game_id, ticket.token, first_legal(before))
+    assert caught.value.code == "service/unavailable"
+    assert stored_versions(store, ticket.game_id) == versions  # nothing half-written
+    # a fresh server on the same database sees the game exactly as it was: the person's turn
+    store.fail_writes = 0
+    fresh = GameService(open_store(db_url))
+    assert person_to_act(fresh, ticket.game_id, ticket.token) == before
+    # and the same server, once the database is back, takes the move and the AI replies
+    assert person_to_act(service, ticket.game_id, ticket.token) == before
+    version = service.act(ticket.game_id, ticket.token, first_legal(before))
+    after = person_to_act(service, ticket.game_id, ticket.token)
+    assert after["version"] == version > before["version"]
+
+
+def test_a_transient_fault_is_retried_and_stored_once(db_url: str) -> None:
+    service, store = faulty_service(db_url)
+    ticket = service.create_game(RULES, ai_level="normal", seat=0)
+    view = person_to_act(service, ticket.game_id, ticket.token)
+    store.fail_writes = 2  # two failed attempts, then the database answers
+    version = service.act(ticket.game_id, ticket.token, first_legal(view))
+    assert stored_versions(store, ticket.game_id) == list(range(1, version + 1))
+    person_to_act(service, ticket.game_id, ticket.token)
+
+
+def test_a_commit_whose_answer_was_lost_is_not_applied_twice(db_url: str) -> None:
+    service, store = faulty_service(db_url)
+    ticket = service.create_game(RULES, ai_level="normal", seat=0)
+    view = person_to_act(service, ticket.game_id, ticket.token)
+    store.lose_acks = 1  # stored, but the server never hears so
+    version = service.act(ticket.game_id, ticket.token, first_legal(view))
+    assert stored_versions(store, ticket.game_id) == list(range(1, version + 1))
+    moves = store.moves(ticket.game_id)
+    assert moves[view["version"]][1:] == (0, first_legal(view))  # once, where it belongs
+    fresh = GameService(open_store(db_url))
+    assert fresh.view(ticket.game_id, ticket.token) == service.view(ticket.game_id, ticket.token)
+
+
+def test_a_new_game_is_stored_with_its_first_deal_or_not_at_all(db_url: str) -> None:
+    service, store = faulty_service(db_url)
+    _, token = service.create_player("Ann")
+
+    def games_stored() -> int:
+        with store.engine.connect() as conn:
+            return int(conn.execute(sa.text("SELECT COUNT(*) FROM games")).scalar_one())
+
+    before = games_stored()
+    store.fail_writes = 100
+    with pytest.raises(ServiceError) as caught:
+        service.create_game(RULES, ai_level="easy", player_token=token)
+    assert caught.value.code == "service/unavailable"
+    assert service.games_of(token) == []
+    assert games_stored() == before
+    store.fail_writes = 0
+    store.lose_acks = 1  # stored, the answer lost: found, not stored twice
+    ticket = service.create_game(RULES, ai_level="easy", player_token=token)
+    (listed,) = service.games_of(token)
+    assert listed["game_id"] == ticket.game_id
+    moves = store.moves(ticket.game_id)
+    assert moves[0][1:] == (None, "deal")  # dealt in the same transaction
+    person_to_act(service, ticket.game_id, ticket.token)
+
+
+# --- steps owed are done on load and at start ------------------------------------------------
+
+
+def wedge(db_url: str, ai_seat_moves: bool) -> tuple[str, str]:
+    """A game left as an older server could leave it after a crash: the person's move stored
+    but not the AI's reply (or, with ``ai_seat_moves`` False, the game row but no deal)."""
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="normal", seat=0)
+    store = service.store
+    if not ai_seat_moves:
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM moves WHERE game_id = :g"), {"g": ticket.game_id})
+            conn.execute(sa.text("DELETE FROM deals WHERE game_id = :g"), {"g": ticket.game_id})
+        return ticket.game_id, ticket.token
+    # play until a move of the person's is answered by the AI, then take the answer away
+    for _ in range(20):
+        view = service.view(ticket.game_id, ticket.token)
+        service.act(ticket.game_id, ticket.token, first_legal(view))
+        moves = store.moves(ticket.game_id)
+        if moves[-1][1] != 0:
+            break
+    last_own = max(v for v, seat, _ in moves if seat == 0)
+    dealt = sum(1 for v, _, action in moves if action == "deal" and v <= last_own)
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.text("DELETE FROM moves WHERE game_id = :g AND version > :v"),
+            {"g": ticket.game_id, "v": last_own},
+        )
+        conn.execute(
+            sa.text("DELETE FROM deals WHERE game_id = :g AND hand > :h"),
+            {"g": ticket.game_id, "h": dealt},
+        )
+    return ticket.game_id, ticket.token
+
+
+@pytest.mark.parametrize("ai_seat_moves", [True, False], ids=["ai-reply-missing", "undealt"])
+def test_a_wedged_game_is_settled_when_loaded(db_url: str, ai_seat_moves: bool) -> None:
+    game_id, token = wedge(db_url, ai_seat_moves)
+    fresh = GameService(open_store(db_url))
+    view = person_to_act(fresh, game_id, token)
+    assert view["hand"] is not None and view["hand"]["legal_actions"]
+    assert stored_versions(fresh.store, game_id) == list(range(1, view["version"] + 1))
+
+
+def test_a_starting_server_settles_every_wedged_game(db_url: str) -> None:
+    wedged = [wedge(db_url, True), wedge(db_url, False)]
+    fine = GameService(open_store(db_url)).create_game(RULES, ai_level="easy")
+    fresh = GameService(open_store(db_url))
+    assert fresh.settle_all() >= 2  # (PostgreSQL: the database is shared by the session)
+    assert fresh.cached_games == 0  # settled, not kept in memory
+    assert fresh.settle_all() == 0
+    # the steps are stored: yet another server finds nothing owed and the people to act
+    other = GameService(open_store(db_url))
+    for game_id, token in [*wedged, (fine.game_id, fine.token)]:
+        before = len(other.store.moves(game_id))
+        person_to_act(other, game_id, token)
+        assert len(other.store.moves(game_id)) == before
+
+
+# --- versions, names, ids --------------------------------------------------------------------
+
+
+def test_a_stale_action_is_refused_and_changes_nothing(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, seat=0)
+    friend = service.join(ticket.game_id, str(ticket.invite))
+    tokens = {ticket.seat: ticket.token, friend.seat: friend.token}
+    view = service.view(ticket.game_id, ticket.token)
+    seat = view["hand"]["to_act"]
+    mine = service.view(ticket.game_id, tokens[seat])
+    old = mine["version"]
+    service.act(ticket.game_id, tokens[seat], first_legal(mine), version=old)
+    now = service.view(ticket.game_id, ticket.token)
+    nxt = now["hand"]["to_act"]
+    theirs = service.view(ticket.game_id, tokens[nxt])
+    with pytest.raises(ServiceError) as caught:
+        service.act(ticket.game_id, tokens[nxt], first_legal(theirs), version=old)
+    assert caught.value.code == "service/stale"
+    assert service.view(ticket.game_id, tokens[nxt]) == theirs
+    service.act(ticket.game_id, tokens[nxt], first_legal(theirs), version=theirs["version"])
+
+
+@pytest.mark.parametrize(
+    "name", ["a\x00b", "\ud800", "tab\there", "x" * 41], ids=["nul", "surrogate", "control", "long"]
+)
+def test_bad_names_are_refused_before_the_database(db_url: str, name: str) -> None:
+    service = GameService(open_store(db_url))
+    for call in (
+        lambda: service.create_player(name),
+        lambda: service.create_game(RULES, ai_level="easy", name=name),
+    ):
+        with pytest.raises(ServiceError) as caught:
+            call()
+        assert caught.value.code == "service/bad-name"
+
+
+@pytest.mark.parametrize("game_id", ["nope", "a\x00" * 16, "\ud800", "0" * 31 + "g", "A" * 32])
+def test_odd_game_ids_are_no_game(db_url: str, game_id: str) -> None:
+    service = GameService(open_store(db_url))
+    for call in (
+        lambda: service.view(game_id, None),
+        lambda: service.act(game_id, "\ud800\x00", "stock"),
+        lambda: service.join(game_id, "x\x00"),
+    ):
+        with pytest.raises(ServiceError) as caught:
+            call()
+        assert caught.value.code == "service/no-game"
+
+
+def test_odd_tokens_are_spectators(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="easy")
+    for token in ("\ud800", "a\x00b", "", "x" * 500):
+        assert service.seat_of(ticket.game_id, token) is None
+    with pytest.raises(ServiceError) as caught:
+        service.games_of("\ud800\x00")
+    assert caught.value.code == "service/bad-player"
+
+
+# --- memory and locking ----------------------------------------------------------------------
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_log(db_url: str) -> None:
+    service = GameService(open_store(db_url), cache_size=3)
+    tickets = [service.create_game(RULES, ai_level="easy") for _ in range(8)]
+    assert service.cached_games == 3
+    for ticket in tickets:
+        view = person_to_act(service, ticket.game_id, ticket.token)
+        service.act(ticket.game_id, ticket.token, first_legal(view))
+        assert service.cached_games <= 3
+    fresh = GameService(open_store(db_url))
+    for ticket in tickets:
+        assert fresh.view(ticket.game_id, ticket.token) == service.view(
+            ticket.game_id, ticket.token
+        )
+
+
+def test_a_game_thinking_does_not_hold_up_another(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = GameService(open_store(db_url))
+    slow = service.create_game(RULES, ai_level="easy", seat=0)
+    other = service.create_game(RULES, ai_level="easy", seat=0)
+    person_to_act(service, slow.game_id, slow.token)
+    real_player = service_module.player
+    thinking = threading.Event()
+
+    class SlowBot:
+        def __init__(self, level: str, seed: Any) -> None:
+            self.bot = real_player(level, seed)
+
+        def choose(self, seat_view: Any) -> str:
+            thinking.set()
+            time.sleep(1.5)
+            return str(self.bot.choose(seat_view))
+
+    monkeypatch.setattr(service_module, "player", SlowBot)
+
+    def play_until_the_ai_thinks() -> None:
+        for _ in range(6):
+            if thinking.is_set():
+                return
+            seat_view = service.view(slow.game_id, slow.token)
+            service.act(slow.game_id, slow.token, first_legal(seat_view))
+
+    mover = threading.Thread(target=play_until_the_ai_thinks)
+    mover.start()
+    assert thinking.wait(10)
+    started = time.monotonic()
+    service.view(other.game_id, other.token)  # another game answers at once
+    service.events_since(other.game_id, 0)
+    waited = time.monotonic() - started
+    mover.join(30)
+    assert waited < 0.75, f"another game waited {waited:.2f} s for this one's AI"
+    person_to_act(service, slow.game_id, slow.token)
+
+
+def test_the_rows_of_a_game_are_what_the_store_says(db_url: str) -> None:
+    """GameRow round trip (the settle path reads rows of games never cached)."""
+    store = open_store(db_url)
+    service = GameService(store)
+    ticket = service.create_game(RULES, ai_level="hard", seat=1, name="Bo")
+    row = store.game(ticket.game_id)
+    assert isinstance(row, GameRow)
+    assert (row.ai_level, row.ai_seat, row.names[1], row.finished) == ("hard", 0, "Bo", False)
+    assert ticket.game_id in store.unfinished_games()
