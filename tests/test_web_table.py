@@ -8,6 +8,7 @@ waits for the page to show the server's answer. Screenshots go to ``artifacts/``
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -764,3 +765,49 @@ def test_shutout_shown_with_the_bonuses(page: Page, server: Server) -> None:
     again = server_view(server, page)
     assert again["game_id"] != old_game and not again["is_over"]
     assert again["ai_level"] == "easy" and again["rules"] == view["rules"]
+
+
+def test_the_table_plays_under_its_content_security_policy(
+    browser: Browser, server: Server
+) -> None:
+    """No bypass here: the page as a person's browser gets it, with the server's policy
+    (own scripts, styles and images only, WebSockets to itself). It plays, nothing is
+    refused, and every move it sends carries the version it was made at."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sent: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))),
+    )
+    try:
+        response = page.goto(server.base + "/")
+        assert response is not None
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        start_ai_game(page, server)
+        versions = []
+        for _ in range(4):
+            deadline = time.monotonic() + 20
+            view = server_view(server, page)
+            while (
+                view["hand"]["to_act"] != view["hand"]["seat"]
+                or page_version(page) != view["version"]
+            ):
+                assert time.monotonic() < deadline, "the table never showed the person's turn"
+                time.sleep(0.05)
+                view = server_view(server, page)
+            versions.append(view["version"])
+            do_by_clicks(page, greedy_action(view["hand"]))
+            deadline = time.monotonic() + 20
+            while server_view(server, page)["version"] == view["version"]:
+                assert time.monotonic() < deadline, "the move never reached the server"
+                time.sleep(0.05)
+        actions = [m for m in sent if m.get("type") == "action"]
+        assert [m["version"] for m in actions] == versions
+        assert not [e for e in errors if "Content Security Policy" in e], errors
+        assert not errors, errors
+    finally:
+        context.close()

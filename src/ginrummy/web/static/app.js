@@ -360,6 +360,10 @@ function onMessage(msg) {
     S.pending = null;
     sound.play("error");
     setStatus(msg.message, true);
+    if (msg.code === "service/stale" && S.ws && S.wsOpen) {
+      // the table was behind: fetch what it missed
+      S.ws.send(JSON.stringify({ type: "sync", since: S.view ? S.view.version : 0 }));
+    }
     render();
   }
 }
@@ -372,7 +376,10 @@ function send(action) {
   if (S.pending) return false;
   S.pending = action;
   S.lastActionAt = performance.now();
-  S.ws.send(JSON.stringify({ type: "action", action }));
+  // the version the move was made at: the server refuses it (service/stale) if the game
+  // has moved on meanwhile, instead of applying a late message to a later turn
+  const version = S.view ? S.view.version : undefined;
+  S.ws.send(JSON.stringify({ type: "action", action, version }));
   S.selected = null;
   S.mode = null;
   S.hint = null;
