@@ -7,6 +7,7 @@ Every test runs on SQLite and on the local PostgreSQL (``db_url``).
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import time
 from typing import Any
@@ -341,3 +342,24 @@ def test_the_rows_of_a_game_are_what_the_store_says(db_url: str) -> None:
     assert isinstance(row, GameRow)
     assert (row.ai_level, row.ai_seat, row.names[1], row.finished) == ("hard", 0, "Bo", False)
     assert ticket.game_id in store.unfinished_games()
+
+
+def test_the_view_text_is_the_view(db_url: str) -> None:
+    """The server sends views as JSON text built from cached parts; it must say exactly what
+    the view says, for each seat and a spectator, through a whole game and after a reload."""
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, ai_level="easy", seat=0)
+    for _ in range(400):
+        for seat in (0, 1, None):
+            text = service.view_text_for_seat(ticket.game_id, seat)
+            expected = service.state_view(ticket.game_id, seat)
+            assert json.loads(text) == expected
+        view = service.view(ticket.game_id, ticket.token)
+        if view["is_over"]:
+            break
+        service.act(ticket.game_id, ticket.token, first_legal(view))
+    assert view["is_over"]
+    fresh = GameService(open_store(db_url))
+    assert fresh.view_text(ticket.game_id, ticket.token) == service.view_text(
+        ticket.game_id, ticket.token
+    )

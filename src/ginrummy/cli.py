@@ -314,6 +314,14 @@ def arena(
     help="Games and players each client address may create a minute (bursts of 1.5 times).",
 )
 @click.option(
+    "--connections-per-client",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="WebSocket connections one client address may hold at once (people behind one "
+    "address share it).",
+)
+@click.option(
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
@@ -335,6 +343,7 @@ def serve(
     max_rate: float,
     http_rate: float,
     create_rate: float,
+    connections_per_client: int,
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
 ) -> None:
@@ -358,6 +367,7 @@ def serve(
         http_burst=3 * http_rate,
         create_per_minute=create_rate,
         create_burst=1.5 * create_rate,
+        connections_per_client=connections_per_client,
     )
     app = create_app(
         GameService(open_store(db)),

@@ -37,6 +37,11 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+def view_message(view_text: str) -> str:
+    """The ``view`` message around a view's JSON text."""
+    return f'{{"type":"view","view":{view_text}}}'
+
+
 class Connection:
     """One WebSocket of a game (see the module's notes)."""
 
@@ -173,21 +178,21 @@ class Hub:
         if not conns:
             return
         seats = {c.seat for c in conns}
-        try:
-            views = await anyio.to_thread.run_sync(self.service.views_for, game_id, seats)
-        except Exception as exc:  # the store is down a moment: clients sync when it is back
-            log.warning("could not build the views of a game: %s", type(exc).__name__)
-            return
-        texts = {
-            seat: (int(view["version"]), encode({"type": "view", "view": view}))
-            for seat, view in views.items()
-        }
+        # the views are usually built already (or cheap to build): no thread needed then
+        found = self.service.view_texts_now(game_id, seats)
+        if found is None:
+            try:
+                found = await anyio.to_thread.run_sync(self.service.view_texts, game_id, seats)
+            except Exception as exc:  # the store is down a moment: clients sync when it is back
+                log.warning("could not build the views of a game: %s", type(exc).__name__)
+                return
+        version, views = found
+        texts = {seat: view_message(view) for seat, view in views.items()}
         for conn in conns:
             if not conn.started:
                 conn.missed = True
                 continue
-            version, text = texts[conn.seat]
-            conn.send_view(version, text)
+            conn.send_view(version, texts[conn.seat])
 
 
 class FanOut(Protocol):

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Header, HTTPException, Path, Query
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Response
 from pydantic import BaseModel, Field
 
 from ..errors import GinRummyError
@@ -166,9 +166,10 @@ def api_routes(service: GameService, fanout: FanOut) -> APIRouter:
         return {"game_id": ticket.game_id, "seat": ticket.seat, "token": ticket.token}
 
     @router.get("/games/{game_id}")
-    async def get_view(game_id: GameId, authorization: str | None = Header(None)) -> Any:
+    async def get_view(game_id: GameId, authorization: str | None = Header(None)) -> Response:
         """The game as the bearer token's seat sees it (no token: the public view)."""
-        return await call(service.view, game_id, bearer(authorization))
+        text = await call(service.view_text, game_id, bearer(authorization))
+        return Response(text, media_type="application/json")
 
     @router.get("/games/{game_id}/events")
     async def events(
@@ -181,18 +182,18 @@ def api_routes(service: GameService, fanout: FanOut) -> APIRouter:
     @router.post("/games/{game_id}/actions")
     async def act(
         game_id: GameId, body: ActionIn, authorization: str | None = Header(None)
-    ) -> dict[str, Any]:
-        """Play an action for the bearer token's seat; the answer comes once it, the AI's
-        replies and any new deal are stored."""
+    ) -> Response:
+        """Play an action for the bearer token's seat; the answer, ``{"version", "view"}``,
+        comes once it, the AI's replies and any new deal are stored."""
         token = bearer(authorization)
 
-        def act_and_view() -> tuple[int, dict[str, Any]]:
+        def act_and_view() -> tuple[int, str]:
             version = service.act(game_id, token, body.action, body.version)
-            return version, service.view(game_id, token)
+            return version, service.view_text(game_id, token)
 
         version, view = await call(act_and_view)
         await fanout.publish(game_id, version)
-        return {"version": version, "view": view}
+        return Response(f'{{"version":{version},"view":{view}}}', media_type="application/json")
 
     @router.get("/games/{game_id}/hint")
     async def game_hint(game_id: GameId, authorization: str | None = Header(None)) -> Any:

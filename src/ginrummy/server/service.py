@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import threading
@@ -103,8 +104,12 @@ class _Live:
     commitments: list[str]
     log: list[tuple[int, int | None, str]] = field(default_factory=list)
     """Every stored move: (version, seat, action)."""
-    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    """Views of the current version by seat (None: a spectator), built on first use."""
+    views: dict[int | None, str] = field(default_factory=dict)
+    """Views of the current version as JSON text, by seat (None: a spectator), built on
+    first use."""
+    fragments: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    """Parts of every view that change rarely (past results, fairness, rules) as JSON text,
+    each with the key it was built for."""
 
 
 @dataclass(slots=True)
@@ -329,45 +334,113 @@ class GameService:
             return live.version
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The game as the token's seat (or a spectator) may see it, as plain JSON data.
-        The same version's view is built once and shared: do not change it."""
+        """The game as the token's seat (or a spectator) may see it, as plain JSON data."""
+        return dict(json.loads(self.view_text(game_id, token)))
+
+    def view_text(self, game_id: str, token: str | None) -> str:
+        """:meth:`view` as JSON text (what the server sends)."""
         with self._game(game_id) as live:
-            return self._view_dict(live, self._seat(live, token))
+            return self._view_text(live, self._seat(live, token))
 
     def view_for_seat(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """:meth:`view` for a seat already authenticated (by a connection's token)."""
-        with self._game(game_id) as live:
-            return self._view_dict(live, seat)
+        return dict(json.loads(self.view_text_for_seat(game_id, seat)))
 
-    def views_for(self, game_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
-        """:meth:`view_for_seat` for each of ``seats``, all of one version."""
+    def view_text_for_seat(self, game_id: str, seat: int | None) -> str:
+        """:meth:`view_for_seat` as JSON text."""
         with self._game(game_id) as live:
-            return {seat: self._view_dict(live, seat) for seat in seats}
+            return self._view_text(live, seat)
 
-    def _view_dict(self, live: _Live, seat: int | None) -> dict[str, Any]:
+    def state_view(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` built the plain way, with no cached parts: the game's
+        :meth:`~ginrummy.engine.game.GameState.view` as JSON data plus the server's fields
+        (what :meth:`view` must equal; tests compare the two)."""
+        with self._game(game_id) as live:
+            data = live.state.view(seat).to_dict()
+            finished = len(live.state.finished_hands)
+            data.update(
+                version=live.version,
+                game_id=live.row.id,
+                names=list(live.row.names),
+                ai_level=live.row.ai_level,
+                fairness=_fairness(live, finished),
+            )
+            state = live.state.hand
+            if seat is not None and state is not None and not state.is_over:
+                data["hand"]["arrangement"] = _own_arrangement(state.hand_mask(seat))
+            return dict(json.loads(_dumps(data)))
+
+    def view_texts(self, game_id: str, seats: set[int | None]) -> tuple[int, dict[int | None, str]]:
+        """The game's version and the view of each of ``seats`` as JSON text, all of that
+        version."""
+        with self._game(game_id) as live:
+            return live.version, {seat: self._view_text(live, seat) for seat in seats}
+
+    def view_texts_now(
+        self, game_id: str, seats: set[int | None]
+    ) -> tuple[int, dict[int | None, str]] | None:
+        """:meth:`view_texts` if it can be answered at once - the game in memory and not busy
+        - else ``None`` (ask :meth:`view_texts`, which may wait). For an event loop, which
+        must never wait on a game's lock or the database."""
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            return None
+        lock = self._lock_of(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            live = self._cached(game_id)
+            if live is None:
+                return None
+            return live.version, {seat: self._view_text(live, seat) for seat in seats}
+        finally:
+            lock.release()
+
+    def _view_text(self, live: _Live, seat: int | None) -> str:
         cached = live.views.get(seat)
         if cached is not None:
             return cached
-        data = live.state.view(seat).to_dict()
-        finished = len(live.state.finished_hands)
-        data["version"] = live.version
-        data["game_id"] = live.row.id
-        data["names"] = list(live.row.names)
-        data["ai_level"] = live.row.ai_level
-        data["fairness"] = [
-            {
-                "hand": number,
-                "commitment": live.commitments[number - 1],
-                # a seed is revealed only once its hand is over
-                "seed": live.seeds[number - 1] if number <= finished else None,
-            }
-            for number in range(1, len(live.commitments) + 1)
-        ]
+        view = live.state.view(seat)
+        hand = None if view.hand is None else view.hand.to_dict()
         state = live.state.hand
-        if seat is not None and state is not None and not state.is_over:
-            data["hand"]["arrangement"] = _own_arrangement(state.hand_mask(seat))
-        live.views[seat] = data
-        return data
+        if hand is not None and seat is not None and state is not None and not state.is_over:
+            hand["arrangement"] = _own_arrangement(state.hand_mask(seat))
+        head = {
+            "seat": seat,
+            "points": list(view.points),
+            "hands_won": list(view.hands_won),
+            "hand_number": view.hand_number,
+            "next_dealer": view.next_dealer,
+            "is_over": view.is_over,
+            "outcome": None if view.outcome is None else view.outcome.to_dict(),
+            "hand": hand,
+            "version": live.version,
+            "game_id": live.row.id,
+            "names": list(live.row.names),
+            "ai_level": live.row.ai_level,
+        }
+        finished = len(live.state.finished_hands)
+        rules = self._fragment(live, "rules", None, lambda: view.rules.to_dict())
+        results = self._fragment(
+            live, "results", len(view.results), lambda: [r.to_dict() for r in view.results]
+        )
+        fairness = self._fragment(
+            live,
+            "fairness",
+            (len(live.commitments), finished),
+            lambda: _fairness(live, finished),
+        )
+        text = f'{_dumps(head)[:-1]},"rules":{rules},"results":{results},"fairness":{fairness}}}'
+        live.views[seat] = text
+        return text
+
+    @staticmethod
+    def _fragment(live: _Live, name: str, key: Any, build: Callable[[], Any]) -> str:
+        cached = live.fragments.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = _dumps(build())
+        live.fragments[name] = (key, text)
+        return text
 
     def hint(self, game_id: str, token: str | None) -> dict[str, str]:
         """The AI's advice for the token's seat: ``{"action", "reason"}``
@@ -717,6 +790,24 @@ class GameService:
             except GinRummyError:
                 continue  # unreachable now: the game settles on its next use
         return settled
+
+
+def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:
+    """Each hand's commitment, and its seed once the hand is over (``finished`` hands)."""
+    return [
+        {
+            "hand": number,
+            "commitment": live.commitments[number - 1],
+            # a seed is revealed only once its hand is over
+            "seed": live.seeds[number - 1] if number <= finished else None,
+        }
+        for number in range(1, len(live.commitments) + 1)
+    ]
+
+
+def _dumps(data: Any) -> str:
+    """Compact, ASCII-only JSON (safe in any frame and any log)."""
+    return json.dumps(data, separators=(",", ":"))
 
 
 def _conflict() -> ServiceError:

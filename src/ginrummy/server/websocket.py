@@ -67,9 +67,10 @@ class SocketHandler:
                 conn.scope = tasks.cancel_scope
                 tasks.start_soon(conn.run_sender)
                 try:
-                    view = await self.run(self.service.view_for_seat, game_id, seat)
-                    conn.send(encode({"type": "hello", "seat": seat, "view": view}))
-                    if self.hub.started(game_id, conn, int(view["version"])):
+                    version, texts = await self.run(self.service.view_texts, game_id, {seat})
+                    shown = "null" if seat is None else str(seat)
+                    conn.send(f'{{"type":"hello","seat":{shown},"view":{texts[seat]}}}')
+                    if self.hub.started(game_id, conn, version):
                         await self.hub.deliver(game_id)
                     await self.receive_loop(game_id, conn)
                 except (WebSocketDisconnect, _SOCKET_GONE):
@@ -99,7 +100,7 @@ class SocketHandler:
                 return
             reply = await self.handle(game_id, conn, message)
             if reply is not None:
-                conn.send(encode(reply))
+                conn.send(reply if isinstance(reply, str) else encode(reply))
 
     async def close_with(self, websocket: WebSocket, message: dict[str, Any]) -> None:
         with anyio.move_on_after(1):
@@ -161,8 +162,11 @@ class SocketHandler:
             raise BadInput('a message is an object with a "type"', "ws/malformed")
         return value
 
-    async def handle(self, game_id: str, conn: Connection, frame: Any) -> dict[str, Any] | None:
-        """One client message; the reply goes to that client only (None: nothing to say)."""
+    async def handle(
+        self, game_id: str, conn: Connection, frame: Any
+    ) -> dict[str, Any] | str | None:
+        """One client message; the reply (a message, or its JSON text) goes to that client
+        only (None: nothing to say)."""
         if not conn.bucket.allow():
             return error("ws/rate-limited", "too many messages; slow down")
         try:
@@ -186,16 +190,16 @@ class SocketHandler:
 
     async def sync(
         self, game_id: str, conn: Connection, message: dict[str, Any]
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, Any] | str:
         since = message.get("since", 0)
         if not isinstance(since, int) or isinstance(since, bool) or since < 0:
             return error("ws/malformed", '"since" is a version (a whole number, 0 or more)')
-        events, view = await self.run(self._sync, game_id, conn.seat, since)
-        conn.version = max(conn.version, int(view["version"]))
-        return {"type": "sync", "events": events, "view": view}
+        events, (version, texts) = await self.run(self._sync, game_id, conn.seat, since)
+        conn.version = max(conn.version, version)
+        return f'{{"type":"sync","events":{encode(events)},"view":{texts[conn.seat]}}}'
 
     def _sync(self, game_id: str, seat: int | None, since: int) -> tuple[Any, Any]:
-        return self.service.events_since(game_id, since), self.service.view_for_seat(game_id, seat)
+        return self.service.events_since(game_id, since), self.service.view_texts(game_id, {seat})
 
     async def action(
         self, game_id: str, conn: Connection, message: dict[str, Any]
