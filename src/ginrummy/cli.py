@@ -322,6 +322,14 @@ def arena(
     "address share it).",
 )
 @click.option(
+    "--ws-compression/--no-ws-compression",
+    default=False,
+    show_default=True,
+    help="Compress WebSocket messages (permessage-deflate): views shrink from 3-13 KB to "
+    "about a fifth, at about 0.25 ms of server CPU per move (most of its work); for slow "
+    "links.",
+)
+@click.option(
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
@@ -344,6 +352,7 @@ def serve(
     http_rate: float,
     create_rate: float,
     connections_per_client: int,
+    ws_compression: bool,
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
 ) -> None:
@@ -384,6 +393,7 @@ def serve(
         access_log=False,
         ws_max_size=limits.ws_max_frame_bytes,
         ws_ping_interval=20,
+        ws_per_message_deflate=ws_compression,
         ws_ping_timeout=20,
         h11_max_incomplete_event_size=16 * 1024,
     )

@@ -39,6 +39,10 @@ class WinnerRule(StrEnum):
     """The player whose hand points reach the target first."""
 
 
+_DICTS: dict[Rules, dict[str, Any]] = {}
+"""``Rules.to_dict`` of the rules seen lately (a few: presets and their variations)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A whole ruleset. Change options with :func:`dataclasses.replace`.
@@ -106,11 +110,15 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able form (every option)."""
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = value.value if isinstance(value, Enum) else value
-        return out
+        cached = _DICTS.get(self)
+        if cached is None:
+            cached = {}
+            for f in dataclasses.fields(self):
+                value = getattr(self, f.name)
+                cached[f.name] = value.value if isinstance(value, Enum) else value
+            if len(_DICTS) < 256:  # every view names its rules: build each form once
+                _DICTS[self] = cached
+        return dict(cached)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:

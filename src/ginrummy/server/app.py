@@ -40,7 +40,7 @@ from .limits import Limits, RequestLimits, excerpt
 from .routes import api_routes
 from .security import LOOPBACK_NAMES, SecurityHeaders
 from .service import GameService
-from .websocket import SocketHandler
+from .websocket import SocketHandler, SocketRoutes
 
 log = logging.getLogger("ginrummy.server")
 
@@ -85,9 +85,6 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(api_routes(service, fanout))
-    app.add_api_websocket_route(
-        "/ws/games/{game_id}", SocketHandler(service, hub, fanout, limits, list(allowed_origins))
-    )
     _errors(app)
 
     def page() -> FileResponse:
@@ -98,7 +95,9 @@ def create_app(
         app.add_api_route(path, page, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    # outermost first: headers on every answer, then the host check, then the limits
+    # outermost first: headers on every answer, the host check, the limits, the WebSockets
+    sockets = SocketHandler(service, hub, fanout, limits, list(allowed_origins))
+    app.add_middleware(SocketRoutes, handler=sockets)
     app.add_middleware(RequestLimits, limits=limits)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(SecurityHeaders)

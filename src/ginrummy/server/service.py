@@ -519,6 +519,26 @@ class GameService:
         with self._game(game_id) as live:
             return self._act(live, seat, action, version)
 
+    def act_now(
+        self, game_id: str, seat: int, action: str, version: int | None = None
+    ) -> int | None:
+        """:meth:`act_for_seat` if it can be done at once, without waiting or thinking: the
+        game in memory, not busy, no AI seat, and a store whose commits are quick (SQLite in
+        this process); else ``None`` (call :meth:`act_for_seat`, which may wait). For an
+        event loop: it saves a trip to a worker thread for most moves between people."""
+        if not self.store.quick_commits or not GAME_ID.fullmatch(game_id):
+            return None
+        lock = self._lock_of(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            live = self._cached(game_id)
+            if live is None or live.row.ai_seat is not None:
+                return None
+            return self._act(live, seat, action, version)
+        finally:
+            lock.release()
+
     def _act(self, live: _Live, seat: int, action: str, version: int | None) -> int:
         if version is not None and version != live.version:
             raise ServiceError(

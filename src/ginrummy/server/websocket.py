@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import GinRummyError
 from .hub import Connection, FanOut, Hub, encode
-from .limits import BadInput, Limits, client_key, excerpt, parse_json
+from .limits import (
+    ASGIApp,
+    BadInput,
+    Limits,
+    Receive,
+    Scope,
+    Send,
+    client_key,
+    excerpt,
+    parse_json,
+)
 from .security import origin_allowed
 from .service import GameService
 
@@ -29,6 +40,8 @@ try:  # Starlette >= 0.47 names the error for using a socket that is already clo
 except ImportError:  # pragma: no cover - older Starlette raises a plain RuntimeError
     _SOCKET_GONE = RuntimeError  # type: ignore[misc, assignment]
 
+PATH = re.compile(r"/ws/games/([^/]+)")
+"""Where a game's WebSocket is."""
 MAX_ACTION = 40
 """Longest action text (the longest real one, ``knock 10h``, is far shorter)."""
 
@@ -214,6 +227,29 @@ class SocketHandler:
             return error("ws/malformed", '"version" is the version the action was made at')
         if conn.seat is None:
             return error("service/not-a-player", "spectators cannot act; a seat's token is needed")
-        new_version = await self.run(self.service.act_for_seat, game_id, conn.seat, action, version)
+        new_version = self.service.act_now(game_id, conn.seat, action, version)
+        if new_version is None:  # the AI replies, the game is busy or not in memory
+            new_version = await self.run(
+                self.service.act_for_seat, game_id, conn.seat, action, version
+            )
         await self.fanout.publish(game_id, new_version)
         return None
+
+
+class SocketRoutes:
+    """ASGI middleware that hands ``/ws/games/{id}`` to its :class:`SocketHandler` straight
+    away. Each message of a game is a handful of sends; going through the web framework's
+    router and exception layers for each cost more than the game itself did. It sits inside
+    the Host check, and the handler does the Origin check."""
+
+    def __init__(self, app: ASGIApp, handler: SocketHandler) -> None:
+        self.app = app
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            found = PATH.fullmatch(scope.get("path", ""))
+            if found is not None:
+                await self.handler(WebSocket(scope, receive, send), found.group(1))
+                return
+        await self.app(scope, receive, send)
