@@ -1,6 +1,6 @@
 """How many concurrent games one server process carries, and what each action costs it.
 
-Run: ``.venv/bin/python bench/bench_server.py [--games 20,50,200] [--seconds 15]
+Run: ``.venv/bin/python bench/bench_server.py [--games 20,50,200] [--seconds 15] [--think 1]
 [--db postgresql://postgres@127.0.0.1:5432/postgres]``
 
 For each concurrency level N in ``--games`` it starts a fresh ``ginrummy serve`` on 127.0.0.1
@@ -47,6 +47,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import re
 import secrets
 import socket
@@ -314,9 +315,10 @@ async def open_table(server: Server, ticket: Ticket, deflate: bool) -> tuple[Sea
     return first, second
 
 
-async def play_seat(seat: Seat, window: Window, stats: Stats) -> str:
+async def play_seat(seat: Seat, window: Window, stats: Stats, think: float = 0.0) -> str:
     """Play one seat until its game is over ("over") or the window ends ("stopped"); an
-    action sent in the window may wait ``DRAIN_SECONDS`` after it for its view."""
+    action sent in the window may wait ``DRAIN_SECONDS`` after it for its view. With
+    ``think`` the seat first thinks a random 0 to 2 x ``think`` seconds, as a person would."""
     view = seat.view
     pending: tuple[float, int] | None = None  # (sent at, the version it was sent against)
     errors = 0
@@ -329,6 +331,10 @@ async def play_seat(seat: Seat, window: Window, stats: Stats) -> str:
             if now >= window.stop:
                 return "stopped"
             if hand is not None and hand.get("to_act") == seat.seat:
+                if think > 0:
+                    await asyncio.sleep(random.uniform(0, 2 * think))
+                    if time.monotonic() >= window.stop:
+                        return "stopped"
                 version = int(view.get("version", 0))
                 message = {"type": "action", "action": greedy_action(hand), "version": version}
                 await seat.ws.send(json.dumps(message))
@@ -375,12 +381,15 @@ async def play_table(
     window: Window,
     stats: Stats,
     deflate: bool,
+    think: float = 0.0,
 ) -> None:
     """Play a table's game, then spare games, until the window ends."""
     try:
         try:
             for _ in range(MAX_GAMES_PER_TABLE):
-                outcomes = await asyncio.gather(*(play_seat(s, window, stats) for s in table))
+                outcomes = await asyncio.gather(
+                    *(play_seat(s, window, stats, think) for s in table)
+                )
                 if "over" in outcomes:
                     stats.finished += 1
                 if "stopped" in outcomes or time.monotonic() >= window.stop:
@@ -457,6 +466,7 @@ async def run_level(
     spares_wanted: int,
     game_actions: float,
     deflate: bool,
+    think: float = 0.0,
 ) -> Level:
     pid = server.proc.pid
     async with httpx.AsyncClient(base_url=server.base, timeout=RECV_SECONDS) as http:
@@ -493,7 +503,8 @@ async def run_level(
     window.stop = start + seconds
     print(f"  {games} games: window of {seconds:g} s on server pid {pid}", flush=True)
     tasks = [
-        asyncio.ensure_future(play_table(server, t, spares, window, stats, deflate)) for t in tables
+        asyncio.ensure_future(play_table(server, t, spares, window, stats, deflate, think))
+        for t in tables
     ]
     try:
         with contextlib.suppress(TimeoutError):
@@ -644,6 +655,14 @@ def main() -> None:
         "--engine-seconds", type=float, default=3.0, help="CPU budget of the in-process games"
     )
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each seat thinks before a move, on average (random 0 to twice that): "
+        "0 plays as fast as the server answers (its ceiling: latency is then queueing); 1 is "
+        "a quick person",
+    )
+    parser.add_argument(
         "--no-deflate",
         action="store_true",
         help="do not offer permessage-deflate (browsers offer it; so does this bench)",
@@ -666,7 +685,8 @@ def main() -> None:
     print(f"ginrummy: {Path(ginrummy.__file__).parent}")
     print(
         f"serve --max-rate 1000 {' '.join(extra)}; store: {store}, fresh per level; "
-        f"preset {PRESET}; deflate {'off' if args.no_deflate else 'offered'}"
+        f"preset {PRESET}; deflate {'off' if args.no_deflate else 'offered'}; "
+        f"think {args.think:g} s a move"
     )
     engine = engine_cost(args.engine_seconds, 10_000)
     print(
@@ -689,6 +709,7 @@ def main() -> None:
                             args.spares,
                             engine.actions_per_game,
                             not args.no_deflate,
+                            args.think,
                         )
                     )
                 finally:

@@ -363,3 +363,14 @@ def test_the_view_text_is_the_view(db_url: str) -> None:
     assert fresh.view_text(ticket.game_id, ticket.token) == service.view_text(
         ticket.game_id, ticket.token
     )
+
+
+def test_a_host_opening_their_own_invite_keeps_the_friends_seat_free(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    ticket = service.create_game(RULES, seat=0)  # no player token: an anonymous host
+    with pytest.raises(ServiceError) as caught:
+        service.join(ticket.game_id, str(ticket.invite), player_token=ticket.token)
+    assert caught.value.code == "service/already-seated"
+    friend = service.join(ticket.game_id, str(ticket.invite), name="Bo")
+    assert friend.seat == 1
+    assert service.view(ticket.game_id, ticket.token)["names"] == [None, "Bo"]

@@ -365,6 +365,7 @@ def serve(
     from .server.security import default_hosts
     from .server.service import GameService
     from .server.store import open_store
+    from .server.websocket import protocol_class
 
     if db is None:
         db = str(platformdirs.user_data_path("ginrummy") / "games.db")
@@ -394,6 +395,7 @@ def serve(
         ws_max_size=limits.ws_max_frame_bytes,
         ws_ping_interval=20,
         ws_per_message_deflate=ws_compression,
+        ws=protocol_class(),
         ws_ping_timeout=20,
         h11_max_incomplete_event_size=16 * 1024,
     )

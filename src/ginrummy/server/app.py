@@ -33,6 +33,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .hub import FanOut, Hub, LocalFanOut
@@ -131,6 +132,16 @@ def _errors(app: FastAPI) -> None:
         return JSONResponse(
             {"detail": {"code": "request/invalid", "message": message[:300]}}, status_code=422
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail: Any = exc.detail  # ours carry {"code", "message"}; the framework's a string
+        if not isinstance(detail, dict):  # the framework's own (no such path, method): coded
+            code = {404: "http/not-found", 405: "http/method-not-allowed"}.get(
+                exc.status_code, f"http/{exc.status_code}"
+            )
+            detail = {"code": code, "message": str(detail)[:200]}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     last = [0.0]
 

@@ -297,15 +297,24 @@ class GameService:
         name: str | None = None,
         player_token: str | None = None,
     ) -> SeatTicket:
-        """Take the free seat of a game between people with its invite token."""
+        """Take the free seat of a game between people with its invite token.
+
+        ``player_token`` (the bearer) is a player's token, or the seat token of someone
+        already at this game: either way, whoever already sits at the game is refused
+        (``service/already-seated``) rather than given the friend's seat."""
         name = check_name(name)
-        owner = self._player(player_token) if player_token else None
-        if owner is not None and name is None:
-            name = owner[1]
         with self._game(game_id) as live:
             row = live.row
             if row.invite is None or not secrets.compare_digest(row.invite, _hash(invite)):
                 raise ServiceError("wrong invite for this game", "service/bad-invite")
+            if player_token and any(
+                stored is not None and secrets.compare_digest(stored, _hash(player_token))
+                for stored in row.tokens
+            ):  # an anonymous host opening their own invite with their seat token
+                raise ServiceError("you already sit at this game", "service/already-seated")
+            owner = self._player(player_token) if player_token else None
+            if owner is not None and name is None:
+                name = owner[1]
             if owner is not None and owner[0] in row.players:
                 # the host opening their own link must not take the friend's seat
                 raise ServiceError("you already sit at this game", "service/already-seated")

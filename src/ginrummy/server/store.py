@@ -321,7 +321,9 @@ def open_store(url: str) -> Store:
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, pool_pre_ping=True, connect_args={"timeout": 30})
+        # no pre-ping: a local file does not drop its connection, and the ping is one more
+        # statement on every transaction of every move
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
         sa.event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)

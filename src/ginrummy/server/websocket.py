@@ -253,3 +253,33 @@ class SocketRoutes:
                 await self.handler(WebSocket(scope, receive, send), found.group(1))
                 return
         await self.app(scope, receive, send)
+
+
+ABORT_SECONDS = 5.0
+"""How long a connection may linger once its handler is done with it (see
+:func:`protocol_class`)."""
+
+
+def protocol_class() -> Any:
+    """The WebSocket protocol for uvicorn: its own sans-I/O one, except that a connection is
+    cut (``transport.abort()``) ``ABORT_SECONDS`` after its handler returned if it is still
+    open. A client that stopped reading would otherwise hold its socket, and the send buffer
+    the kernel keeps for it, for ever: a graceful close waits for that buffer to drain. With
+    a uvicorn that lacks this protocol, its default (``"auto"``)."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:  # pragma: no cover - an older uvicorn
+        return "auto"
+
+    class Protocol(WebSocketsSansIOProtocol):
+        async def run_asgi(self) -> None:
+            await super().run_asgi()
+            self.loop.call_later(ABORT_SECONDS, self._abort_if_open)
+
+        def _abort_if_open(self) -> None:
+            if not self.disconnected:
+                self.transport.abort()
+
+    return Protocol
