@@ -330,6 +330,13 @@ def arena(
     "links.",
 )
 @click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    help="Addresses of proxies in front of the server whose X-Forwarded-For header names the "
+    "client (comma-separated; default: 127.0.0.1): rates and caps are then per person, not "
+    "per proxy.",
+)
+@click.option(
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
@@ -353,6 +360,7 @@ def serve(
     create_rate: float,
     connections_per_client: int,
     ws_compression: bool,
+    forwarded_allow_ips: str | None,
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
 ) -> None:
@@ -396,6 +404,7 @@ def serve(
         ws_ping_interval=20,
         ws_per_message_deflate=ws_compression,
         ws=protocol_class(),
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_ping_timeout=20,
         h11_max_incomplete_event_size=16 * 1024,
     )

@@ -35,7 +35,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Every bound the server keeps. Rates are per client (its address, as the server sees
-    it: behind a proxy, use uvicorn's ``--forwarded-allow-ips`` so that is the person's)."""
+    it: behind a proxy, ``serve --forwarded-allow-ips`` makes that the person's)."""
 
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body (every route's largest real body is under 1 KB)."""
