@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -849,9 +850,11 @@ def _unavailable() -> ServiceError:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def _own_arrangement(mask: int) -> dict[str, Any]:
     """A seat's own hand split into melds and deadwood (what the table outlines), with, for
-    an 11-card hand, the least deadwood a discard leaves."""
+    an 11-card hand, the least deadwood a discard leaves. Cached by hand (a hand stays the
+    same through the opponent's turn); the dict is shared: read it, never change it."""
     arrangement = arrange_mask(mask).to_dict()
     if mask.bit_count() == 11:
         arrangement["deadwood_after_discard"] = best_discard_mask(mask)[0]
