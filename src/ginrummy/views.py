@@ -88,9 +88,10 @@ class PlayerView(NamedTuple):
             mask |= 1 << c
         return arrange_mask(mask)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able form."""
-        return {
+    def to_dict(self, history: bool = True) -> dict[str, Any]:
+        """Plain JSON-able form (without ``history`` when ``history`` is False: a caller that
+        encodes the history itself, a piece at a time)."""
+        out = {
             "seat": self.seat,
             "phase": self.phase,
             "to_act": self.to_act,
@@ -106,20 +107,16 @@ class PlayerView(NamedTuple):
             "multiplier": self.multiplier,
             "is_last_turn": self.is_last_turn,
             "legal_actions": list(self.legal_actions),
-            "history": [
-                {
-                    "seat": e.seat,
-                    "action": e.action,
-                    "card": None if e.card is None else str(e.card),
-                }
-                for e in self.history
-            ],
+            "history": [event_dict(e) for e in self.history] if history else None,
             "rules": self.rules.to_dict(),
             "points": list(self.points),
             "hands_won": list(self.hands_won),
             "hand_number": self.hand_number,
             "result": None if self.result is None else self.result.to_dict(),
         }
+        if not history:
+            del out["history"]
+        return out
 
 
 _PHASE_TEXT = {phase: phase.value for phase in Phase}
@@ -173,6 +170,15 @@ def view_of(state: HandState, seat: int | None) -> PlayerView:
 
 
 _new_view = tuple.__new__
+
+
+def event_dict(event: Event) -> dict[str, Any]:
+    """One history event as plain JSON-able data."""
+    return {
+        "seat": event.seat,
+        "action": event.action,
+        "card": None if event.card is None else str(event.card),
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
 from ..melds import arrange_mask, best_discard_mask
 from ..rules import Rules
+from ..views import event_dict
 from .store import GameRow, Store, is_transient
 
 T = TypeVar("T")
@@ -410,10 +411,14 @@ class GameService:
         if cached is not None:
             return cached
         view = live.state.view(seat)
-        hand = None if view.hand is None else view.hand.to_dict()
         state = live.state.hand
-        if hand is not None and seat is not None and state is not None and not state.is_over:
-            hand["arrangement"] = _own_arrangement(state.hand_mask(seat))
+        hand_text = "null"
+        if view.hand is not None:
+            hand = view.hand.to_dict(history=False)
+            if seat is not None and state is not None and not state.is_over:
+                hand["arrangement"] = _own_arrangement(state.hand_mask(seat))
+            history = self._history_text(live, seat, view.hand_number, view.hand.history)
+            hand_text = f'{_dumps(hand)[:-1]},"history":{history}}}'
         head = {
             "seat": seat,
             "points": list(view.points),
@@ -422,7 +427,6 @@ class GameService:
             "next_dealer": view.next_dealer,
             "is_over": view.is_over,
             "outcome": None if view.outcome is None else view.outcome.to_dict(),
-            "hand": hand,
             "version": live.version,
             "game_id": live.row.id,
             "names": list(live.row.names),
@@ -439,8 +443,29 @@ class GameService:
             (len(live.commitments), finished),
             lambda: _fairness(live, finished),
         )
-        text = f'{_dumps(head)[:-1]},"rules":{rules},"results":{results},"fairness":{fairness}}}'
+        text = (
+            f'{_dumps(head)[:-1]},"hand":{hand_text},"rules":{rules},"results":{results},'
+            f'"fairness":{fairness}}}'
+        )
         live.views[seat] = text
+        return text
+
+    @staticmethod
+    def _history_text(
+        live: _Live, seat: int | None, hand_number: int, events: tuple[Any, ...]
+    ) -> str:
+        """The hand's history as ``seat`` sees it, as JSON text. A seat's history only grows
+        during a hand, so only the events new since the last view are encoded."""
+        name = f"history/{seat}"
+        cached = live.fragments.get(name)
+        known = 0
+        text = "[]"
+        if cached is not None and cached[0][0] == hand_number and cached[0][1] <= len(events):
+            known, text = cached[0][1], cached[1]
+        if known < len(events):
+            added = ",".join(_dumps(event_dict(e)) for e in events[known:])
+            text = f"[{added}]" if known == 0 else f"{text[:-1]},{added}]"
+            live.fragments[name] = ((hand_number, len(events)), text)
         return text
 
     @staticmethod
