@@ -376,3 +376,34 @@ def test_a_host_opening_their_own_invite_keeps_the_friends_seat_free(db_url: str
     friend = service.join(ticket.game_id, str(ticket.invite), name="Bo")
     assert friend.seat == 1
     assert service.view(ticket.game_id, ticket.token)["names"] == [None, "Bo"]
+
+
+def test_a_move_from_the_event_loop_never_waits_for_another_writer(tmp_path: Any) -> None:
+    """SQLite: moves between people are stored straight from the event loop (``act_now``);
+    when another writer holds the database, it gives up at once, stores nothing, and the
+    move goes the slow way (a worker thread, which waits its turn)."""
+    import sqlite3
+
+    path = tmp_path / "games.db"
+    service = GameService(open_store(str(path)))
+    ticket = service.create_game(RULES, seat=0)
+    friend = service.join(ticket.game_id, str(ticket.invite))
+    tokens = {ticket.seat: ticket.token, friend.seat: friend.token}
+    view = service.view(ticket.game_id, ticket.token)
+    seat = view["hand"]["to_act"]
+    action = first_legal(service.view(ticket.game_id, tokens[seat]))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    started = time.monotonic()
+    assert service.act_now(ticket.game_id, seat, action) is None
+    assert time.monotonic() - started < 0.5
+    assert service.view(ticket.game_id, ticket.token) == view  # nothing stored or shown
+    other.execute("ROLLBACK")
+    other.close()
+    version = service.act_now(ticket.game_id, seat, action)
+    assert version == view["version"] + 1
+    assert stored_versions(service.store, ticket.game_id)[-1] == version
+    # a game against the AI is never played on the event loop (the AI may think)
+    ai = service.create_game(RULES, ai_level="easy", seat=0)
+    ai_view = person_to_act(service, ai.game_id, ai.token)
+    assert service.act_now(ai.game_id, 0, first_legal(ai_view)) is None

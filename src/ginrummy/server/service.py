@@ -570,11 +570,15 @@ class GameService:
             live = self._cached(game_id)
             if live is None or live.row.ai_seat is not None:
                 return None
-            return self._act(live, seat, action, version)
+            return self._act(live, seat, action, version, quick=True)
+        except _Busy:
+            return None  # another writer holds the database: nothing stored, hand it over
         finally:
             lock.release()
 
-    def _act(self, live: _Live, seat: int, action: str, version: int | None) -> int:
+    def _act(
+        self, live: _Live, seat: int, action: str, version: int | None, quick: bool = False
+    ) -> int:
         if version is not None and version != live.version:
             raise ServiceError(
                 f"the game has moved on (it is at version {live.version}, the action was made "
@@ -590,7 +594,7 @@ class GameService:
         state = plan.state.apply(action, seat)  # raises without side effects
         plan = _Plan(state, plan.version + 1, [*plan.entries, (seat, action)], plan.deals)
         plan = self._owed(live, plan)
-        self._store_steps(live, plan)
+        self._store_steps(live, plan, quick)
         return live.version
 
     def _owed(self, live: _Live, plan: _Plan) -> _Plan:
@@ -618,11 +622,31 @@ class GameService:
             plan.state, plan.version = state.apply(action, ai_seat), plan.version + 1
         raise RuntimeError("the AI did not finish its turns")  # pragma: no cover
 
-    def _store_steps(self, live: _Live, plan: _Plan) -> None:
+    def _store_steps(self, live: _Live, plan: _Plan, quick: bool = False) -> None:
         """Append ``plan`` after ``live``'s version in one transaction, exactly once despite
         transient faults; then ``live`` takes the new state. On a version conflict (another
-        server wrote first) the cached game is dropped and ``service/conflict`` raised."""
+        server wrote first) the cached game is dropped and ``service/conflict`` raised. With
+        ``quick`` (from the event loop) it never waits or retries: a busy database raises
+        :class:`_Busy` and nothing is stored."""
         base = live.version
+        if quick:
+            try:
+                self.store.append(
+                    live.row.id,
+                    base,
+                    plan.entries,
+                    self.clock(),
+                    plan.deals,
+                    plan.state.is_over,
+                    quick=True,
+                )
+            except IntegrityError:
+                self._forget(live.row.id)
+                raise _conflict() from None
+            except DBAPIError:
+                raise _Busy() from None
+            self._applied(live, plan)
+            return
         delay = self.retry_delay
         for attempt in range(self.retries + 1):
             try:
@@ -863,6 +887,10 @@ def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:
 def _dumps(data: Any) -> str:
     """Compact, ASCII-only JSON (safe in any frame and any log)."""
     return json.dumps(data, separators=(",", ":"))
+
+
+class _Busy(Exception):
+    """A quick write found the database busy; nothing was stored."""
 
 
 def _conflict() -> ServiceError:

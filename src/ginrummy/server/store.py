@@ -94,11 +94,15 @@ class GameRow:
 class Store:
     """Reads and writes games; every write is one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, quick_engine: Engine | None = None) -> None:
         self.engine = engine
-        self.quick_commits = engine.dialect.name == "sqlite"
-        """Whether a commit is quick enough to make on an event loop (a local SQLite file
-        in write-ahead-log mode: no network round trip, no fsync per commit)."""
+        self.quick_engine = quick_engine
+        """For :meth:`append` with ``quick``: the same database through a connection that
+        gives up at once when another writer holds the database (a local SQLite file)."""
+        self.quick_commits = quick_engine is not None
+        """Whether a commit can be made on an event loop: a local SQLite file in
+        write-ahead-log mode (no network round trip, no fsync per commit), tried with
+        ``quick``, which never waits for another writer."""
 
     def add_game(
         self,
@@ -169,13 +173,18 @@ class Store:
         now: float,
         new_deals: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
+        quick: bool = False,
     ) -> None:
         """Store moves ``version+1, version+2, ...`` (and new deals' seeds) in one transaction.
 
         Raises :class:`sqlalchemy.exc.IntegrityError` if another writer stored any of these
-        versions first (the primary key is the version check), and nothing is stored.
+        versions first (the primary key is the version check), and nothing is stored. With
+        ``quick`` (see :attr:`quick_commits`) it raises
+        :class:`sqlalchemy.exc.OperationalError` at once, storing nothing, if another writer
+        holds the database, instead of waiting for it.
         """
-        with self.engine.begin() as conn:
+        engine = self.quick_engine if quick and self.quick_engine is not None else self.engine
+        with engine.begin() as conn:
             _write_moves(conn, game_id, version, entries, now, new_deals, finished)
 
     def moves(self, game_id: str) -> list[tuple[int, int | None, str]]:
@@ -297,6 +306,11 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+QUICK_WAIT = 0.005
+"""Seconds a write from the event loop waits for another writer before it is handed to a
+worker thread instead (which waits as long as it takes)."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """Write-ahead log: readers never wait for the writer, and a commit appends to the log
     instead of rewriting the file. ``synchronous=NORMAL`` in WAL mode keeps every committed
@@ -325,7 +339,14 @@ def open_store(url: str) -> Store:
         # statement on every transaction of every move
         engine = sa.create_engine(url, connect_args={"timeout": 30})
         sa.event.listen(engine, "connect", _sqlite_pragmas)
-    else:
-        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+        # one connection for the event loop's writes, waiting at most QUICK_WAIT for a
+        # writer in another thread (the loop must never sit in SQLite's busy wait)
+        quick = sa.create_engine(
+            url, connect_args={"timeout": QUICK_WAIT, "check_same_thread": False}, pool_size=1
+        )
+        sa.event.listen(quick, "connect", _sqlite_pragmas)
+        upgrade(engine)
+        return Store(engine, quick)
+    engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
     upgrade(engine)
     return Store(engine)
