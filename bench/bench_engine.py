@@ -2,23 +2,26 @@
 
 Run: ``.venv/bin/python bench/bench_engine.py [--quick] [--runs N] [--seconds S] [--data DIR]``
 
-Workloads, on the hand sets of the shared bench-data directory (its README.md):
+Workloads, on the two fixed hand sets of ``bench/data`` (its README.md: ``uniform`` is generated
+from its seed, ``play`` is stored; both are checked against the published sets' fingerprints):
 
 * ``10``: minimal deadwood of a 10-card hand (ours: ``melds.deadwood_mask``);
 * ``11``: best discard of an 11-card hand (ours: ``melds.best_discard_mask``; the peers: the
-  best of eleven 10-card evaluations, as the bench-data README defines it);
+  best of eleven 10-card evaluations, as bench/data/README.md defines it);
 * ``random play``: whole hands of uniformly random legal play, shuffle and deal included.
 
 Hands are converted to each engine's encoding before timing. The CPU speed of the benchmark
 machines drifts a lot, so each cell (engine x workload) runs once per round, round-robin,
 for ``--runs`` rounds; the tables give the median and the best. Every value timed is also
 checked: ours against OpenSpiel on every hand, against RLCard on its subset. The exit status
-is 1 if any value disagrees.
+is 1 if any value disagrees or a hand set is not the published one. The peers' published
+figures on these sets (``bench/data/peer_figures.json``) are printed beside ours.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import platform
@@ -38,12 +41,22 @@ from ginrummy.melds import best_discard_mask, deadwood_mask
 
 RANKS = "A23456789TJQK"
 SETS = ("uniform", "play")
+DATA = Path(__file__).resolve().parent / "data"
+DECK = [r + s for s in "shdc" for r in RANKS]
+FINGERPRINTS = {
+    "uniform": "5332024ad60758a728e149b28c4065ab68d225cb7adfb76d776f077944ec7260",
+    "play": "5917c98e29caaf86451e173c0f6d41b398132138d394e177fa9fcb560ba52ebd",
+}
+"""SHA-256 of ``json.dumps([hands10, hands11], separators=(",", ":"))`` of the published sets."""
+# The published mean minimal deadwood of each set and size (bench/data/README.md).
 README_MEANS = {"uniform 10": 56.6, "uniform 11": 50.4, "play 10": 39.3, "play 11": 30.3}
 # Targets: least acceptable speed-up (peer time / our time), and our least hands per second.
 TARGETS = {("OpenSpiel", "10"): 1.0, ("OpenSpiel", "11"): 3.0, ("RLCard", "11"): 30.0}
 TARGET_HANDS_PER_S = 1000.0
 INSTALL_HINT = "install with: pip install open-spiel rlcard"
 
+HandSet = dict[str, list[list[str]]]
+"""``{"hands10": [...], "hands11": [...]}``, each hand a list of card strings."""
 Timer = Callable[[], tuple[int, float]]
 """Runs a workload once and returns (items done, seconds taken)."""
 Key = tuple[str, str, int]
@@ -63,6 +76,40 @@ class Engine:
     """Plays one whole random hand; the argument numbers the hand (0, 1, 2, ...)."""
     limit: int | None = None
     """Timed hands per set (None: all)."""
+
+
+def uniform_hands() -> HandSet:
+    """The ``uniform`` set, generated exactly as it was made (bench/data/README.md)."""
+    rng = random.Random(12345)
+    hands10 = [rng.sample(DECK, 10) for _ in range(20000)]
+    hands11 = [rng.sample(DECK, 11) for _ in range(20000)]
+    return {"hands10": hands10, "hands11": hands11}
+
+
+def read_hands(path: Path) -> HandSet:
+    """A set stored as text: ``#`` comments, then one hand a line, cards separated by spaces."""
+    hands: HandSet = {"hands10": [], "hands11": []}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            cards = line.split()
+            hands[f"hands{len(cards)}"].append(cards)
+    return hands
+
+
+def load_sets(data: Path | None) -> tuple[dict[str, HandSet], str]:
+    """The hand sets by name, and where they came from: ``bench/data`` (``uniform`` generated,
+    ``play`` read), or the ``hands_<set>.json`` files of the directory ``data``."""
+    if data is not None:
+        sets = {s: json.loads((data / f"hands_{s}.json").read_text()) for s in SETS}
+        return sets, str(data.resolve())
+    sets = {"uniform": uniform_hands(), "play": read_hands(DATA / "hands_play.txt")}
+    return sets, "uniform generated from random.Random(12345), play from bench/data/hands_play.txt"
+
+
+def fingerprint(hands: HandSet) -> str:
+    """The SHA-256 a set is checked by (:data:`FINGERPRINTS`)."""
+    text = json.dumps([hands["hands10"], hands["hands11"]], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def loop_timer(fn: Callable[[Any], Any], items: Sequence[Any]) -> Timer:
@@ -218,7 +265,7 @@ def check(hands: dict[str, list[list[str]]], values: dict[Key, list[Any]]) -> bo
     for w, strings in hands.items():
         mine = values["ginrummy", w, len(strings)]
         dws = [v if w.endswith("10") else v[0] for v in mine]
-        line = f"{w:10s}  ginrummy {statistics.mean(dws):.2f} (README: {README_MEANS[w]})"
+        line = f"{w:10s}  ginrummy {statistics.mean(dws):.2f} (published: {README_MEANS[w]})"
         if w.endswith("11"):  # the discard we name must leave the deadwood we report
             masks = [mask_of(ginrummy.parse_cards(h)) for h in strings]
             bad = sum(
@@ -279,6 +326,26 @@ def report(times: dict[Key, list[float]], runs: int) -> None:
     )
 
 
+def report_published(times: dict[Key, list[float]]) -> None:
+    """Print the peers' published figures on these hand sets beside our median."""
+    published = json.loads((DATA / "peer_figures.json").read_text())["engines"]
+    print("\n== the peers' published figures on these sets (bench/data/peer_figures.json) ==")
+    print("(quoted, not measured in this run: another machine and day; µs per hand)")
+    print(f"{'':11s}{'ginrummy now':>14s}" + "".join(f"{n + ' published':>22s}" for n in published))
+    for w in dict.fromkeys(w for n, w, _k in times if n == "ginrummy" and w != "random play"):
+        k = max(k for n, w2, k in times if n == "ginrummy" and w2 == w)
+        mine = statistics.median(times["ginrummy", w, k]) * 1e6
+        row = f"{w:11s}{fmt(mine):>14s}"
+        for figures in published.values():
+            theirs = figures.get(w)
+            row += (
+                f"{'-':>22s}"
+                if theirs is None
+                else f"{f'{fmt(theirs)} ({fmt(theirs / mine)}x)':>22s}"
+            )
+        print(row)
+
+
 def verdict(median: float, best: float, target: float) -> str:
     """Whether the median and the best figure reach ``target``."""
     m, b = ("ok" if x >= target else "MISSED" for x in (median, best))
@@ -286,10 +353,14 @@ def verdict(median: float, best: float, target: float) -> str:
 
 
 def main() -> int:
-    repo = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    data_dir = repo.parent / "shared" / "bench-data"
-    ap.add_argument("--data", type=Path, default=data_dir, help="default ../shared/bench-data")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="read hands_uniform.json and hands_play.json from DIR (default: bench/data)",
+    )
     ap.add_argument("--runs", type=int, help="interleaved rounds (default 5, quick 1)")
     ap.add_argument("--seconds", type=float, help="random play per engine and round (5, quick 1)")
     ap.add_argument("--limit", type=int, default=None, help="hands per set (default all)")
@@ -312,16 +383,20 @@ def main() -> int:
         if not there:
             print(f"{peer} is not installed, so not compared; {INSTALL_HINT}")
 
-    data = {s: json.loads((args.data / f"hands_{s}.json").read_text()) for s in SETS}
+    data, source = load_sets(args.data)
+    published = {s: fingerprint(data[s]) == FINGERPRINTS[s] for s in SETS}
     hands = {f"{s} {n}": data[s][f"hands{n}"][: args.limit] for n in (10, 11) for s in SETS}
-    print(f"data: {args.data.resolve()}, {len(hands['play 10'])} hands per set and size")
+    print(f"data: {source}; {len(hands['play 10'])} hands per set and size")
+    for s, same in published.items():
+        if not same:
+            print(f"the {s} hands are NOT the published set (fingerprint differs)")
     if rl:
         k = len(hands["play 10"][: args.rl_limit])
         print(f"RLCard is slow: timed and checked on the first {k} hands per set (--rl-limit)")
     if os_engines:
         print("OS 1-call: one OpenSpiel min_deadwood call on 11 cards (a heuristic; not compared)")
     timers, values = make_cells(engines, hands, args.seconds)
-    ok = check(hands, values)
+    ok = check(hands, values) and all(published.values())
 
     print(f"\ntiming {args.runs} interleaved rounds ...", flush=True)
     times: dict[Key, list[float]] = {key: [] for key in timers}
@@ -330,8 +405,9 @@ def main() -> int:
             count, secs = timer()
             times[key].append(secs / count)
     report(times, args.runs)
+    report_published(times)
     if not ok:
-        print("DISAGREEMENTS: see the correctness table")
+        print("DISAGREEMENTS: see the correctness table and the data line")
     return 0 if ok else 1
 
 
