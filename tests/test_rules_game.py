@@ -1,4 +1,4 @@
-"""Rule tests for the game around the hands (RULES.md): end-of-game scoring for every preset
+"""Rule tests for the game around the hands (docs/rules.md): end-of-game scoring for every preset
 with ``score_game``, whole games played to the target with constructed decks, and dealer
 alternation through void hands.
 

@@ -1,4 +1,4 @@
-"""Rule tests for one hand (RULES.md): the opening ritual, turns, knocking, gin, Big Gin,
+"""Rule tests for one hand (docs/rules.md): the opening ritual, turns, knocking, gin, Big Gin,
 lay-offs, the knocker's tie-break, void hands, illegal actions and Oklahoma.
 
 Each test sets up an exact position with ``new_hand``, plays a few actions and checks the
@@ -310,7 +310,8 @@ def test_gin_is_never_undercut() -> None:
 
 
 def test_knock_with_zero_deadwood_is_gin_not_a_knock() -> None:
-    # engine decision (RULES.md is silent): with nothing left, the ending is gin
+    # engine decision (the tournament rules are silent; docs/rules.md records it): with
+    # nothing left, the ending is gin
     state = both_pass_then_stock(setup(GIN_BUT_7D, DEF57, "Js", "5c"))
     assert "knock 7d" not in state.legal_actions()
     assert error_code(state, "knock 7d") == "action/is-gin"

@@ -1,4 +1,5 @@
-"""Rules: one frozen value holding every number and choice of RULES.md, and the presets.
+"""Rules: one frozen value holding every number and choice of the rules we play
+(docs/rules.md), and the presets.
 
 >>> Rules.preset("classic").big_gin_bonus is None
 True

@@ -16,7 +16,7 @@ phase                who acts       legal actions
 :meth:`HandState.apply` returns a new state and leaves the old one as it was; an illegal
 action raises :class:`~ginrummy.errors.IllegalActionError` and changes nothing.
 
-Decisions RULES.md leaves open, made here:
+Decisions the tournament rules leave open, made here (docs/rules.md records them):
 
 * With zero deadwood after the discard, ending the hand is ``gin``; ``knock`` is refused
   (``action/is-gin``) since gin is better in every way.

@@ -1,4 +1,4 @@
-"""How a hand ends: the result value and the scoring of RULES.md."""
+"""How a hand ends: the result value and the scoring of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class HandResult:
     * ``knocker``: the seat that knocked / went gin (``None`` for a void hand).
     * ``knock_card``: the card discarded with the knock or gin (``None`` for Big Gin, void).
     * ``hands``: both final hands (ten cards, eleven for Big Gin), in card order.
-    * ``arrangements``: per seat; the knocker's with the tie-break of RULES.md, the
+    * ``arrangements``: per seat; the knocker's with the tie-break of docs/rules.md, the
       defender's own melds and deadwood left after lay-offs (lay-off cards not included).
     * ``layoffs``: the defender's cards laid off onto the knocker's melds (knock only).
     * ``deadwood``: per seat, deadwood points after lay-offs.
