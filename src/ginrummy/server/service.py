@@ -47,7 +47,7 @@ from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
 from ..melds import arrange_mask, best_discard_mask
 from ..rules import Rules
-from ..views import event_dict
+from ..views import event_dict, view_of
 from .store import GameRow, Store, is_transient
 
 T = TypeVar("T")
@@ -407,20 +407,41 @@ class GameService:
             lock.release()
 
     def _view_text(self, live: _Live, seat: int | None) -> str:
+        """A seat's view as JSON text: the parts every seat shares, built once per version
+        (:meth:`_public_parts`), around the seat's own cards, legal actions, arrangement and
+        history."""
         cached = live.views.get(seat)
         if cached is not None:
             return cached
-        view = live.state.view(seat)
+        head, hand_public, tail, hand_number = self._public_parts(live)
         state = live.state.hand
         hand_text = "null"
-        if view.hand is not None:
-            hand = view.hand.to_dict(history=False)
-            if seat is not None and state is not None and not state.is_over:
-                hand["arrangement"] = _own_arrangement(state.hand_mask(seat))
-            history = self._history_text(live, seat, view.hand_number, view.hand.history)
-            hand_text = f'{_dumps(hand)[:-1]},"history":{history}}}'
+        if hand_public is not None and state is not None:
+            own = view_of(state, seat)
+            mine: dict[str, Any] = {
+                "seat": seat,
+                "hand": [str(c) for c in own.hand],
+                "legal_actions": list(own.legal_actions),
+            }
+            if seat is not None and not state.is_over:
+                mine["arrangement"] = _own_arrangement(state.hand_mask(seat))
+            history = self._history_text(live, seat, hand_number, own.history)
+            hand_text = f'{_dumps(mine)[:-1]},"history":{history},{hand_public}}}'
+        shown = "null" if seat is None else str(seat)
+        text = f'{{"seat":{shown},{head},"hand":{hand_text}{tail}}}'
+        live.views[seat] = text
+        return text
+
+    def _public_parts(self, live: _Live) -> tuple[str, str | None, str, int]:
+        """What every seat's view of this version shares, as pieces of JSON text: the game's
+        fields, the hand's public fields (None between hands), the rules, results and
+        fairness, and the hand's number."""
+        cached = live.fragments.get("public")
+        if cached is not None and cached[0] == live.version:
+            parts: tuple[str, str | None, str, int] = cached[1]  # type: ignore[assignment]
+            return parts
+        view = live.state.view(None)
         head = {
-            "seat": seat,
             "points": list(view.points),
             "hands_won": list(view.hands_won),
             "hand_number": view.hand_number,
@@ -432,6 +453,12 @@ class GameService:
             "names": list(live.row.names),
             "ai_level": live.row.ai_level,
         }
+        hand_public = None
+        if view.hand is not None:
+            public = view.hand.to_dict(history=False)
+            for own in ("seat", "hand", "legal_actions"):  # each seat's own
+                del public[own]
+            hand_public = _dumps(public)[1:-1]
         finished = len(live.state.finished_hands)
         rules = self._fragment(live, "rules", None, lambda: view.rules.to_dict())
         results = self._fragment(
@@ -443,12 +470,10 @@ class GameService:
             (len(live.commitments), finished),
             lambda: _fairness(live, finished),
         )
-        text = (
-            f'{_dumps(head)[:-1]},"hand":{hand_text},"rules":{rules},"results":{results},'
-            f'"fairness":{fairness}}}'
-        )
-        live.views[seat] = text
-        return text
+        tail = f',"rules":{rules},"results":{results},"fairness":{fairness}'
+        parts = (_dumps(head)[1:-1], hand_public, tail, view.hand_number)
+        live.fragments["public"] = (live.version, parts)  # type: ignore[assignment]
+        return parts
 
     @staticmethod
     def _history_text(
