@@ -44,24 +44,27 @@ class FaultyStore(Store):
         return OperationalError("INSERT", {}, Exception("server closed the connection"))
 
     def append(self, *args: Any, **kwargs: Any) -> None:
+        self._faulty(lambda: super(FaultyStore, self).append(*args, **kwargs))
+
+    def _faulty(self, write: Any) -> Any:
         self.writes += 1
         if self.fail_writes:
             self.fail_writes -= 1
             raise self._fault()
-        super().append(*args, **kwargs)
+        done = write()
         if self.lose_acks:
             self.lose_acks -= 1
             raise self._fault()
+        return done
 
     def add_game(self, *args: Any, **kwargs: Any) -> None:
-        self.writes += 1
-        if self.fail_writes:
-            self.fail_writes -= 1
-            raise self._fault()
-        super().add_game(*args, **kwargs)
-        if self.lose_acks:
-            self.lose_acks -= 1
-            raise self._fault()
+        self._faulty(lambda: super(FaultyStore, self).add_game(*args, **kwargs))
+
+    def set_seat(self, *args: Any, **kwargs: Any) -> bool:
+        return bool(self._faulty(lambda: super(FaultyStore, self).set_seat(*args, **kwargs)))
+
+    def add_player(self, *args: Any, **kwargs: Any) -> None:
+        self._faulty(lambda: super(FaultyStore, self).add_player(*args, **kwargs))
 
 
 def faulty_service(db_url: str, **options: Any) -> tuple[GameService, FaultyStore]:
@@ -156,6 +159,21 @@ def test_a_new_game_is_stored_with_its_first_deal_or_not_at_all(db_url: str) -> 
     moves = store.moves(ticket.game_id)
     assert moves[0][1:] == (None, "deal")  # dealt in the same transaction
     person_to_act(service, ticket.game_id, ticket.token)
+
+
+def test_a_join_or_a_new_player_whose_answer_was_lost_is_stored_once(db_url: str) -> None:
+    service, store = faulty_service(db_url)
+    store.lose_acks = 1
+    _, token = service.create_player("Ann")  # stored, the answer lost: found, not doubled
+    assert service.stats(token)["name"] == "Ann"
+    ticket = service.create_game(RULES, seat=0)
+    store.lose_acks = 1
+    friend = service.join(ticket.game_id, str(ticket.invite), name="Bo")
+    assert service.seat_of(ticket.game_id, friend.token) == 1
+    store.fail_writes = 100
+    with pytest.raises(ServiceError) as caught:
+        service.create_player("Cy")
+    assert caught.value.code == "service/unavailable"
 
 
 # --- steps owed are done on load and at start ------------------------------------------------

@@ -214,6 +214,29 @@ class GameService:
             delay *= 2
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def _write(self, write: Callable[[], T], stored: Callable[[], bool]) -> T | bool:
+        """A store write retried after transient errors, exactly once: before each retry
+        ``stored()`` tells whether the lost attempt committed after all (then True is
+        returned). When the store stays away: ``service/unavailable``."""
+        delay = self.retry_delay
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(delay)
+                delay *= 2
+                try:
+                    if stored():
+                        return True
+                except DBAPIError as exc:
+                    if not is_transient(exc):
+                        raise
+                    continue
+            try:
+                return write()
+            except DBAPIError as exc:
+                if not is_transient(exc):
+                    raise
+        raise _unavailable()
+
     # --- creating and joining -------------------------------------------------------------
 
     def create_game(
@@ -270,27 +293,12 @@ class GameService:
 
     def _store_new(self, live: _Live, plan: _Plan) -> None:
         """Store a new game with ``plan``, exactly once despite transient faults."""
-        delay = self.retry_delay
-        for attempt in range(self.retries + 1):
-            try:
-                self.store.add_game(
-                    live.row, self.clock(), plan.entries, plan.deals, plan.state.is_over
-                )
-                return
-            except DBAPIError as exc:
-                if not is_transient(exc):
-                    raise
-            time.sleep(delay)
-            delay *= 2
-            try:  # did the lost transaction commit after all?
-                if self.store.game(live.row.id) is not None:
-                    return
-            except DBAPIError as exc:
-                if not is_transient(exc):
-                    raise
-            if attempt == self.retries:
-                break
-        raise _unavailable()
+        self._write(
+            lambda: self.store.add_game(
+                live.row, self.clock(), plan.entries, plan.deals, plan.state.is_over
+            ),
+            lambda: self.store.game(live.row.id) is not None,
+        )
 
     def join(
         self,
@@ -326,7 +334,12 @@ class GameService:
             seat = free[0]
             token = secrets.token_urlsafe(24)
             owner_id = None if owner is None else owner[0]
-            taken = self._read(self.store.set_seat, game_id, seat, _hash(token), name, owner_id)
+            digest = _hash(token)
+            taken = self._write(
+                lambda: self.store.set_seat(game_id, seat, digest, name, owner_id),
+                # after a lost answer: did our token land in the seat?
+                lambda: _stored_seat(self.store.game(game_id), seat) == digest,
+            )
             self._forget(game_id)  # reload the row with the new seat
             if not taken:
                 raise ServiceError("this game already has two players", "service/full")
@@ -777,7 +790,10 @@ class GameService:
         name = check_name(name)
         player_id = secrets.token_hex(16)
         token = secrets.token_urlsafe(24)
-        self._read(self.store.add_player, player_id, name, _hash(token), self.clock())
+        self._write(
+            lambda: self.store.add_player(player_id, name, _hash(token), self.clock()),
+            lambda: self.store.player_by_token(_hash(token)) is not None,
+        )
         return player_id, token
 
     def games_of(self, player_token: str) -> list[dict[str, Any]]:
@@ -912,6 +928,10 @@ def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:
 def _dumps(data: Any) -> str:
     """Compact, ASCII-only JSON (safe in any frame and any log)."""
     return json.dumps(data, separators=(",", ":"))
+
+
+def _stored_seat(row: GameRow | None, seat: int) -> str | None:
+    return None if row is None else row.tokens[seat]
 
 
 class _Busy(Exception):
