@@ -425,3 +425,37 @@ def test_a_move_from_the_event_loop_never_waits_for_another_writer(tmp_path: Any
     ai = service.create_game(RULES, ai_level="easy", seat=0)
     ai_view = person_to_act(service, ai.game_id, ai.token)
     assert service.act_now(ai.game_id, 0, first_legal(ai_view)) is None
+
+
+def test_the_hub_caps_connections_per_game_and_sends_presence_in_linear_time(
+    tmp_path: Any,
+) -> None:
+    from ginrummy.server.hub import Connection, Hub
+    from ginrummy.server.limits import Limits
+
+    limits = Limits(connections_per_game=40, connections_per_client=100)
+    hub = Hub(GameService(open_store(str(tmp_path / "g.db"))), limits)
+    game = "ab" * 16
+
+    def connect(seat: int | None, client: str) -> Connection | tuple[str, str]:
+        conn = Connection(None, seat, client, limits)  # type: ignore[arg-type]
+        refused = hub.add(game, conn)
+        if refused is not None:
+            return refused
+        hub.started(game, conn, 0)
+        return conn
+
+    seats = [connect(0, "10.0.0.1"), connect(1, "10.0.0.2")]
+    spectators = [connect(None, f"10.0.1.{i}") for i in range(38)]
+    everyone = [c for c in seats + spectators if isinstance(c, Connection)]
+    assert len(everyone) == 40
+    assert connect(None, "10.0.2.1") == (
+        "ws/too-many-connections",
+        "this game has 40 connections already",
+    )
+    # presence: each newcomer is told once; a spectator coming changes nobody's presence
+    queued = sum(c.queue.qsize() for c in everyone)
+    assert queued <= 2 * len(everyone), queued
+    assert seats[0].queue.qsize() == 2  # type: ignore[union-attr]  # its own, seat 1 arriving
+    hub.remove(game, seats[1])  # type: ignore[arg-type]
+    assert all(c.queue.qsize() >= 1 for c in everyone[2:])  # a seat leaving: everyone told
