@@ -120,3 +120,11 @@ def test_shuffle_without_its_fast_path_is_the_same(monkeypatch: pytest.MonkeyPat
         slow = shuffled_deck(f"doc-{n}")
         assert slow == fast[n]
         assert [int(c) for c in slow] == reference_shuffle(f"doc-{n}")
+
+
+def test_card_of_a_wrong_kind_is_a_card_parse_error_not_a_type_error() -> None:
+    for bad in (None, 1.5, b"As", [0], True, 52, -1):
+        with pytest.raises(ginrummy.CardParseError):
+            Card(bad)  # type: ignore[arg-type]
+    assert Card(Card("Kc")) is Card("Kc") is Card(51) is Card("kc")
+    assert CardSet("Kc As") == CardSet.parse("Kc As") == CardSet([51, "As"]) == CardSet(1 | 1 << 51)

@@ -3,6 +3,7 @@ through the command line by scripted input."""
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -22,10 +23,12 @@ from ginrummy.terminal import (
     ai_seed,
     describe_event,
     displayed_hand,
+    explain_result,
     hint_text,
     parse_command,
     render_actions,
     render_events,
+    render_game_over,
     render_hand,
     render_hand_result,
     render_pile,
@@ -145,11 +148,18 @@ def test_render_hand_result_with_lay_offs() -> None:
     assert state.result is not None
     assert plain(render_hand_result(state.result, 0, 1)) == (
         "=== Hand 1 is over ===\n"
-        "You (seat 0, knocker): [As 2s 3s] [7h 7d 7c] [Jd Qd Kd] 9h  deadwood 9\n"
-        "AI (seat 1, defender): [Ah 2h 3h] 5d 6s 8c Jh  deadwood 29\n"
+        "You (knocker): [As 2s 3s] [7h 7d 7c] [Jd Qd Kd] 9h  deadwood 9\n"
+        "AI (defender): [Ah 2h 3h] 5d 6s 8c Jh  deadwood 29\n"
         "AI lays off 4s onto [As 2s 3s], 9d onto [Jd Qd Kd], Td onto [Jd Qd Kd]\n"
-        "seat 0 knocks with 9 against 29: scores 29 - 9 = 20"
+        "You knock with 9 deadwood against 29: you score 29 - 9 = 20."
     )
+    # the same hand seen from the AI's seat: never a seat number
+    assert plain(render_hand_result(state.result, 1, 1)).splitlines()[1:] == [
+        "You (defender): [Ah 2h 3h] 5d 6s 8c Jh  deadwood 29",
+        "AI (knocker): [As 2s 3s] [7h 7d 7c] [Jd Qd Kd] 9h  deadwood 9",
+        "You lay off 4s onto [As 2s 3s], 9d onto [Jd Qd Kd], Td onto [Jd Qd Kd]",
+        "The AI knocks with 9 deadwood against 29: the AI scores 29 - 9 = 20.",
+    ]
 
 
 # --- input keys ----------------------------------------------------------------------------
@@ -178,7 +188,7 @@ def test_parse_command_short_keys_and_notation() -> None:
     assert "numbered 1-11" in parse_command("k 12", view).text
     for key, kind in [("o", "sort"), ("h", "hint"), ("?", "help"), ("q", "quit"), ("", "none")]:
         assert parse_command(key, view).kind == kind
-    assert parse_command("bogus words", view) == Command("action", "bogus words")
+    assert parse_command("bogus words", view) == Command("unknown", "bogus words")
 
 
 def test_short_key() -> None:
@@ -269,6 +279,12 @@ def script(seed: str, level: str, seat: int, preset: str = "tournament") -> Scri
     return out
 
 
+def assert_no_seat_numbers_after_the_start(out: str) -> None:
+    """After the greeting (which names the --seat option) the game says You and the AI."""
+    after = out.split("Type ? for the keys.", 1)[1]
+    assert not re.search(r"\bseat [01]\b", after, re.IGNORECASE), "a seat number is shown"
+
+
 def play(*args: str, lines: list[str]) -> tuple[int, str]:
     text = "".join(line + "\n" for line in lines)
     result = CliRunner().invoke(main, ["play", *args], input=text)
@@ -282,16 +298,18 @@ def test_whole_game_against_easy_reaches_the_end_of_game_bonus() -> None:
     code, out = play("--level", "easy", "--seed", "t1", lines=s.lines)
     assert code == 0
     assert "=== Game over ===" in out
-    for line in s.game.outcome.explain():
-        assert line in out
+    game = s.game
+    outcome = game.outcome
+    assert plain(render_game_over(outcome, 0, game.rules, game.points, game.hands_won)) in out
     winner = s.game.outcome.winner
     assert ("You win the game!" if winner == 0 else "The AI wins the game.") in out
     for number, result in enumerate(s.game.results, start=1):
         assert f"=== Hand {number} is over ===" in out
-        assert result.explain() in out
+        assert explain_result(result, 0) in out
     assert "Input ended" not in out and "Not allowed" not in out and "Not understood" not in out
     last = s.game.points
     assert f"Score: You {last[0]} points" in out
+    assert_no_seat_numbers_after_the_start(out)
 
 
 def test_whole_game_from_seat_1_against_baseline_classic() -> None:
@@ -302,8 +320,12 @@ def test_whole_game_from_seat_1_against_baseline_classic() -> None:
         lines=s.lines,
     )  # fmt: skip
     assert code == 0 and "=== Game over ===" in out
-    assert "\n".join(s.game.outcome.explain()) in out
+    game = s.game
+    assert plain(render_game_over(game.outcome, 1, game.rules, game.points, game.hands_won)) in out
+    for result in game.results:
+        assert explain_result(result, 1) in out
     assert "You are seat 1" in out
+    assert_no_seat_numbers_after_the_start(out)
 
 
 def test_ai_hand_is_hidden_until_the_hand_ends() -> None:
@@ -328,8 +350,8 @@ def test_illegal_input_gives_the_message_and_the_game_goes_on() -> None:
     lines = s.lines[:first_discard] + bad + s.lines[first_discard:]
     code, out = play("--level", "easy", "--seed", "t1", lines=lines)
     assert code == 0
-    assert "Not understood: discard: bad card 'zz': unknown rank 'Z'" in out
-    assert "Not understood: unknown action 'fly away'" in out
+    assert "Bad card 'Zz': unknown rank 'Z' and suit 'z'; a card is a rank A 2-9 T J Q K" in out
+    assert "Not understood: 'fly away'.\nYou can type now:\nDiscard: a card name" in out
     assert "There is no card number 42: your cards are numbered 1-11." in out
     assert "Not allowed: you have drawn; now discard, knock or go gin, not 'stock'." in out
     assert re.search(r"Not allowed: (As is not in your hand|after discarding As you have)", out)
@@ -337,14 +359,26 @@ def test_illegal_input_gives_the_message_and_the_game_goes_on() -> None:
     assert out.split("=== Game over ===")[1] == clean.split("=== Game over ===")[1]
 
 
-def test_end_of_input_ends_cleanly() -> None:
+def test_end_of_input_ends_cleanly_with_the_score_so_far() -> None:
     code, out = play("--level", "baseline", "--seed", "eof", lines=[])
-    assert code == 0 and "Input ended: you left the game." in out
+    assert code == 0
+    assert out.endswith(
+        "Input ended: you left the game.\n"
+        "Score so far: You 0 points (0 hands won), AI 0 points (0 hands won); target 100\n"
+        "Hand 1 was in play; it is not scored.\n"
+    )
     s = script("t1", "easy", seat=0)
+    assert s.game is not None
     first_hand = s.lines[: s.lines.index("")]
     code, out = play("--level", "easy", "--seed", "t1", lines=first_hand)
     assert code == 0 and "=== Hand 1 is over ===" in out
-    assert out.rstrip().endswith("Input ended: you left the game.")
+    points, won = s.game.results[0].points, s.game.results[0].winner
+    you, ai = (points, 0) if won == 0 else (0, points)
+    assert out.endswith(
+        "Input ended: you left the game.\n"
+        f"Score so far: You {you} points ({int(won == 0)} hand{'s' * (won != 0)} won), "
+        f"AI {ai} points ({int(won == 1)} hand{'s' * (won != 1)} won); target 100\n"
+    )
 
 
 def test_quit_asks_for_confirmation_and_sort_toggles() -> None:
@@ -354,8 +388,9 @@ def test_quit_asks_for_confirmation_and_sort_toggles() -> None:
     assert code == 0
     assert "Your hand, by suit" in out
     assert "Playing on." in out and "You left the game." in out
-    assert "k 7h           knock, discarding 7h" in out
+    assert "k 7h  (k 3)    knock, discarding 7h" in out
     assert "Input ended" not in out
+    assert out.endswith("; target 100\nHand 1 was in play; it is not scored.\n")
 
 
 def test_bad_options() -> None:
@@ -371,3 +406,284 @@ def test_random_seed_is_printed() -> None:
     code, out = play("--level", "random", lines=[])
     assert code == 0
     assert re.search(r"seed [0-9a-f]{8}\.", out)
+
+
+# --- short forms, help, messages ---------------------------------------------------------------
+
+
+def position(seat_0: str, stock_top: str, *actions: str) -> PlayerView:
+    """Seat 1 deals ``seat_0`` and a fixed hand to seat 1, upcard 9h, ``stock_top`` on top of
+    the stock; ``actions`` are played; seat 0's view."""
+    seat_1 = "Ah 2h 3h 4c 5d 6s 8c 9d Td Jh"
+    used = set(f"{seat_0} {seat_1} 9h {stock_top}".split())
+    stock = [stock_top, *[str(c) for c in DECK if str(c) not in used][:30]]
+    state = new_hand(Rules.preset("tournament"), 1, (seat_0, seat_1), "9h", stock)
+    for action in actions:
+        state = state.apply(action)
+    return state.view(0)
+
+
+HAND = "As 2s 3s 7h 7d 7c Kd Qd Jd 5c"
+
+
+def test_short_forms_people_type() -> None:
+    opening = position(HAND, "2c")
+    assert opening.phase == "upcard-offer"
+    assert [parse_command(k, opening).text for k in ("t", "p", "s", "d")] == [
+        "take", "pass", "stock", "pile",
+    ]  # fmt: skip
+    assert parse_command("k", opening) == Command(
+        "error", "you knock after you draw: first type t (take the upcard) or p (pass)"
+    )
+    first_draw = position(HAND, "2c", "pass", "pass")
+    assert parse_command("g", first_draw) == Command(
+        "error", "you go gin after you draw: first type s (draw from the stock)"
+    )
+    draw = position(HAND, "2c", "pass", "pass", "stock", "discard 2c", "stock", "discard 4s")
+    assert draw.phase == "draw"
+    assert [parse_command(k, draw).text for k in ("s", "t", "draw", "p", "d", "pile")] == [
+        "stock", "stock", "stock", "pile", "pile", "pile",
+    ]  # fmt: skip
+    assert parse_command("k", draw).text == (
+        "you knock after you draw: first type s (stock) or p (pile)"
+    )
+    # eleven cards, three ways to knock: 5c leaves 2c = 2, 2c leaves 5c = 5, 3s leaves 10
+    three = position(HAND, "2c", "pass", "pass", "stock")
+    assert parse_command("k", three) == Command(
+        "error",
+        "knock discarding which card? Type one of: k 5c (deadwood 2), k 2c (deadwood 5), "
+        "k 3s (deadwood 10)",
+    )
+    assert parse_command("knock", three) == parse_command("k", three)
+    assert parse_command("k 2c", three) == Command("action", "knock 2c")
+    assert parse_command("d 5c", three) == Command("action", "discard 5c")
+    assert parse_command("d 11", three) == Command("action", "discard 5c")
+    assert parse_command("g", three) == Command(
+        "error",
+        "you cannot go gin: your best discard, 5c, leaves 2 deadwood; you can knock: type k",
+    )
+    assert parse_command("d", three) == Command(
+        "error", "discard which card? Type it (like 7h) or its number (1-11)"
+    )
+    assert parse_command("discard", three) == parse_command("d", three)
+    assert parse_command("k 5c 2c", three) == Command(
+        "error", "'k' takes one card, like 'k 7h' or 'k 3' (by number)"
+    )
+    # one knock card: k knocks with it (9h, just taken, cannot be discarded)
+    assert parse_command("k", eleven_cards()) == Command("action", "knock 5c")
+    # gin: g finds the card; k says it is gin
+    gin = position(HAND, "4s", "pass", "pass", "stock")
+    assert parse_command("g", gin) == Command("action", "gin 5c")
+    assert parse_command("gin", gin) == Command("action", "gin 5c")
+    assert parse_command("k", gin).text.endswith("; or go gin: g 5c")
+    # nothing to knock with: why. Qc makes the run Jc Qc Kc; of the rest, discarding Ts
+    # leaves 2s 9s 4d 6h 8d Ac 3s = 2 + 9 + 4 + 6 + 8 + 1 + 3 = 33
+    junk = position("Kc 2s 9s 4d Jc Ts 6h 8d Ac 3s", "Qc", "pass", "pass", "stock")
+    assert parse_command("k", junk) == Command(
+        "error",
+        "you cannot knock: your best discard, Ts, leaves 33 deadwood; the knock limit is 10",
+    )
+    # a card: as typed, quoted as typed
+    assert parse_command("k Zz", three) == Command(
+        "error",
+        "bad card 'Zz': unknown rank 'Z' and suit 'z'; a card is a rank A 2-9 T J Q K (or 10) "
+        "and a suit s h d c (or ♠ ♥ ♦ ♣), like 7h or Td",
+    )
+    assert parse_command("foo", three).kind == "unknown"
+    assert parse_command("²", three).kind == "unknown"  # a digit that is no number
+    assert parse_command("٣", three) == Command("action", "discard 3s")  # Arabic-Indic three
+
+
+def test_every_key_of_the_help_is_understood_and_every_key_understood_is_in_the_help() -> None:
+    from ginrummy import terminal
+
+    opening = position(HAND, "2c")
+    draw = position(HAND, "2c", "pass", "pass", "stock", "discard 2c", "stock", "discard 4s")
+    eleven = position(HAND, "2c", "pass", "pass", "stock")
+    typed = {
+        opening: ["t", "p", "s", "d", "take", "pass"],
+        draw: ["s", "t", "p", "d", "stock", "draw", "pile"],
+        eleven: [
+            "7h", "10h", "7♥", "1", "d 7h", "d 3", "k 7h", "k 3", "k", "g 7h", "g", "b",
+            "discard 7h", "knock 7h", "gin 7h", "big-gin", "big gin",
+        ],
+    }  # fmt: skip
+    for view, keys in typed.items():
+        for key in keys:
+            command = parse_command(key, view)
+            assert command.kind in ("action", "error"), (key, command)
+            if command.kind == "error":
+                assert not command.text.startswith("bad card"), (key, command)
+    for key in ["o", "h", "?", "q", "quit", "help", "hint", "sort", "exit"]:
+        assert parse_command(key, eleven).kind in ("sort", "hint", "help", "quit")
+    understood = (
+        set(terminal._META) | set(terminal._DRAW_KEYS) | set(terminal._OPENING_KEYS)
+    ) | set(terminal._CARD_KINDS)
+    for key in understood - {"sort", "hint", "help", "exit"}:  # words the help uses as words
+        assert re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", terminal.HELP_TEXT), key
+
+
+def test_unknown_input_lists_what_is_accepted_now() -> None:
+    code, out = play("--level", "baseline", "--seed", "eof", lines=["fly", "y"])
+    assert code == 0
+    upcard = re.search(r"Upcard (\w\w): t take it, p pass", out)
+    assert upcard
+    assert (
+        "> fly\n"
+        "Not understood: 'fly'.\n"
+        "You can type now:\n"
+        f"Upcard {upcard[1]}: t take it, p pass\n"
+        "o sort by rank/suit, h hint, ? help, q quit\n"
+    ) in out
+    assert "Not understood: 'y'." in out
+
+
+class CtrlCAfter(io.BytesIO):
+    """Input that presses Ctrl-C once its lines are read (as the terminal's reader would)."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        if not data and size != 0:
+            raise KeyboardInterrupt
+        return data
+
+    def read1(self, size: int | None = -1) -> bytes:
+        return self.read(size)
+
+
+def test_ctrl_c_shows_the_score_so_far_and_exits_130() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "--level", "baseline", "--seed", "eof"], input=CtrlCAfter(b"o\n")
+    )
+    assert result.exit_code == 130
+    assert result.stdout.endswith(
+        "Interrupted (Ctrl-C): you left the game.\n"
+        "Score so far: You 0 points (0 hands won), AI 0 points (0 hands won); target 100\n"
+        "Hand 1 was in play; it is not scored.\n"
+    )
+    assert "Input ended" not in result.stdout and "Traceback" not in result.output
+    # at the question "Really quit?" too
+    result = CliRunner().invoke(
+        main, ["play", "--level", "baseline", "--seed", "eof"], input=CtrlCAfter(b"q\n")
+    )
+    assert result.exit_code == 130 and "Interrupted (Ctrl-C)" in result.stdout
+
+
+def test_ctrl_c_while_the_ai_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginrummy import terminal
+
+    class Interrupted:
+        def choose(self, view: PlayerView) -> str:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(terminal, "player", lambda level, seed: Interrupted())
+    # seat 1: the AI (seat 0) is asked first whenever it is the non-dealer
+    for seed in ("a", "b", "c", "d"):
+        result = CliRunner().invoke(main, ["play", "--seed", seed, "--seat", "1"], input="p\n" * 3)
+        if "Interrupted" in result.stdout:
+            break
+    assert result.exit_code == 130
+    assert "Interrupted (Ctrl-C): you left the game.\nScore so far: You 0 points" in result.stdout
+
+
+def test_the_seed_must_be_text() -> None:
+    result = CliRunner().invoke(main, ["play", "--seed", "\udcff"], input="")
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed': the seed '\\udcff' is not valid text" in result.stderr
+
+
+# --- the end of a hand and of the game, in words --------------------------------------------
+
+
+def test_explain_result_names_you_and_the_ai_and_every_amount() -> None:
+    from ginrummy.cards import to_mask
+    from ginrummy.engine.result import settle, void_result
+
+    rules = Rules.preset("tournament")
+    gin_hand = to_mask("As 2s 3s 4s 7h 7d 7c Kd Qd Jd")
+    other = to_mask("Ah 2h 3h 4c 5d 6s 8c 9d Td Jh")  # Ah 2h 3h melded: 4 5 6 8 9 10 10 = 52
+    gin = settle(rules, "gin", 0, (gin_hand, other), 0)
+    assert explain_result(gin, 0) == (
+        "You go gin: you score the AI's 52 deadwood + 25 gin bonus = 77."
+    )
+    assert explain_result(gin, 1) == (
+        "The AI goes gin: the AI scores your 52 deadwood + 25 gin bonus = 77."
+    )
+    big = settle(rules, "big-gin", 1, (other, gin_hand | to_mask("Td")), None)
+    assert explain_result(big, 0) == (
+        "The AI has Big Gin: the AI scores your 52 deadwood + 31 Big Gin bonus = 83."
+    )
+    # 9c knocks with 9 against 2c's 2: undercut 9 - 2 + 25 = 32, doubled by a spade upcard
+    undercut = settle(
+        rules,
+        "knock",
+        0,
+        (to_mask("As 2s 3s 7h 7d 7c Kd Qd Jd 9c"), to_mask("Ah 2h 3h 4h 5h 6h 7s 8s 9s 2c")),
+        5,
+        2,
+    )
+    assert explain_result(undercut, 0) == (
+        "The AI undercuts you with 2 deadwood against your 9: the AI scores "
+        "(9 - 2 + 25 undercut bonus) × 2 = 64 (doubled: the upcard was a spade)."
+    )
+    assert explain_result(undercut, 1) == (
+        "You undercut the AI with 2 deadwood against the AI's 9: you score "
+        "(9 - 2 + 25 undercut bonus) × 2 = 64 (doubled: the upcard was a spade)."
+    )
+    assert explain_result(void_result((gin_hand, other)), 0) == (
+        "Void hand: the stock ran down to its last two cards; nobody scores."
+    )
+
+
+def test_game_over_shows_the_bonus_layer_like_the_web_table() -> None:
+    from ginrummy import score_game
+
+    rules = Rules.preset("tournament")
+    # a shutout: the AI won no hand, so your 122 hand points are doubled to 244;
+    # 4 hands x 25 = 100 line bonus; 100 game bonus: 444
+    outcome = score_game(rules, (122, 0), (4, 0))
+    assert plain(render_game_over(outcome, 0, rules, (122, 0), (4, 0))) == (
+        "=== Game over ===\n"
+        "                             You             AI\n"
+        "Hands won                    4               0\n"
+        "Hand points                  122 × 2 = 244   0\n"
+        "Line bonus (25 a hand won)   4 × 25 = 100    0 × 25 = 0\n"
+        "Game bonus                   100             0\n"
+        "Grand total                  444             0\n"
+        "You reached the target of 100 first: the game bonus, 100.\n"
+        "Shutout: the AI won no hand, so your hand points are doubled.\n"
+        "The higher grand total wins.\n"
+        "You win the game!"
+    )
+    # the same game seen from the AI's seat (you are seat 1)
+    assert plain(render_game_over(outcome, 1, rules, (122, 0), (4, 0))).splitlines()[1:4] == [
+        "                             You          AI",
+        "Hands won                    0            4",
+        "Hand points                  0            122 × 2 = 244",
+    ]
+    # you reached the target, but the AI's grand total is higher: 35 + 2 x 25 + 100 = 185
+    # against 95 + 8 x 25 = 295
+    outcome = score_game(rules, (104, 95), (2, 8))
+    text = plain(render_game_over(outcome, 0, rules, (104, 95), (2, 8)))
+    assert "Grand total                  254           295\n" in text
+    assert text.endswith("The higher grand total wins.\nThe AI wins the game.")
+    # app: the loser scored nothing, the winner's line and game bonuses are doubled
+    app = Rules.preset("app")
+    outcome = score_game(app, (0, 105), (0, 3))
+    text = plain(render_game_over(outcome, 0, app, (0, 105), (0, 3)))
+    assert "Line bonus (25 a hand won)   0 × 25 = 0   3 × 25 × 2 = 150\n" in text
+    assert "Game bonus                   0            100 × 2 = 200\n" in text
+    assert "Shutout: you scored no points, so the AI's line and game bonuses are doubled." in text
+    # classic: no bonuses at all
+    classic = Rules.preset("classic")
+    outcome = score_game(classic, (88, 116), (7, 7))
+    assert plain(render_game_over(outcome, 0, classic, (88, 116), (7, 7))) == (
+        "=== Game over ===\n"
+        "              You   AI\n"
+        "Hands won     7     7\n"
+        "Hand points   88    116\n"
+        "Grand total   88    116\n"
+        "The AI reached the target of 100 first.\n"
+        "The first to reach the target wins.\n"
+        "The AI wins the game."
+    )

@@ -2,12 +2,17 @@
 opponents, a web table and a command line).
 
 >>> import ginrummy
->>> ginrummy.arrange(ginrummy.parse_cards("As 2s 3s 7h 7d 7c Kd Qd Jd 5c")).deadwood_points
+>>> ginrummy.arrange("As 2s 3s 7h 7d 7c Kd Qd Jd 5c").deadwood_points
 5
+
+Every function here that takes cards takes them as text (``"As 2s 3s"``), as a sequence of
+:class:`Card` objects, card texts or card numbers ``0..51``, as a :class:`CardSet` or as a
+card mask, and refuses anything else with a :class:`CardParseError` (a ``ValueError``, like
+every error of :mod:`ginrummy.errors`) saying what was expected.
 """
 
 from .actions import Action, parse_action
-from .cards import DECK, Card, CardSet, parse_card, parse_cards, shuffled_deck
+from .cards import DECK, Card, CardInputError, CardSet, parse_card, parse_cards, shuffled_deck
 from .engine import (
     Event,
     GameContext,
@@ -53,6 +58,7 @@ __all__ = [
     "ActionSyntaxError",
     "Arrangement",
     "Card",
+    "CardInputError",
     "CardParseError",
     "CardSet",
     "Event",

@@ -69,13 +69,14 @@ GIN_TEXT: Final = tuple(f"gin {n}" for n in NAMES)
 
 def parse_action(text: str) -> Action:
     """Parse action text; raise :class:`~ginrummy.errors.ActionSyntaxError` if it is not one."""
+    if not isinstance(text, str):
+        raise ActionSyntaxError(f"an action is text, not {type(text).__name__}")
     found = ACTIONS.get(text)
     if found is not None:
         return found
-    if not isinstance(text, str):
-        raise ActionSyntaxError(f"an action is text, not {type(text).__name__}")
     shown = text if len(text) <= 40 else text[:40] + "..."
-    words = text.strip().lower().replace("_", "-").split()
+    typed = text.strip().split()  # the card is quoted as typed in any message
+    words = [word.lower().replace("_", "-") for word in typed]
     if not words:
         raise ActionSyntaxError("empty action; actions are: " + ", ".join(KINDS))
     kind = words[0]
@@ -89,7 +90,7 @@ def parse_action(text: str) -> Action:
         if len(words) != 2:
             raise ActionSyntaxError(f"{kind!r} needs exactly one card, e.g. '{kind} 7h': {shown!r}")
         try:
-            card = parse_card(words[1])
+            card = parse_card(typed[-1])
         except CardParseError as exc:
             raise ActionSyntaxError(f"{kind}: {exc}") from None
         return ACTIONS[f"{kind} {NAMES[card]}"]

@@ -15,9 +15,13 @@ discard saves ``max`` of that over the four suits; so the best discard is found 
 evaluating eleven ten-card hands.
 
 The functions named ``*_mask`` take and return raw 52-bit masks (see :mod:`ginrummy.cards`)
-and are the fast path used by the engine, the AI and the benchmarks. The others take cards.
+and are the fast path used by the engine, the AI and the benchmarks; they check nothing. The
+others take cards in any form of :data:`~ginrummy.cards.CardsLike` (text such as
+``"As 2s 3s"``, a sequence of cards, card texts or card numbers, a
+:class:`~ginrummy.cards.CardSet`, or a mask) and refuse anything else, a repeated card or
+more than eleven cards with a :class:`~ginrummy.errors.CardParseError` (a ``ValueError``).
 
->>> a = arrange(parse_cards("As 2s 3s 7h 7d 7c Kd Qd Jd 5c"))
+>>> a = arrange("As 2s 3s 7h 7d 7c Kd Qd Jd 5c")
 >>> [format_cards(m) for m in a.melds], format_cards(a.deadwood), a.deadwood_points
 (['As 2s 3s', '7h 7d 7c', 'Jd Qd Kd'], '5c', 5)
 """
@@ -29,7 +33,20 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Final
 
-from .cards import DECK, POINTS, Card, cards_of, cards_tuple, format_cards, mask_of, parse_cards
+from .cards import (
+    DECK,
+    MAX_HAND,
+    POINTS,
+    Card,
+    CardInputError,
+    CardsLike,
+    card_list,
+    cards_of,
+    cards_tuple,
+    format_cards,
+    parse_cards,
+    to_mask,
+)
 
 __all__ = [
     "RUN_DEADWOOD",
@@ -158,7 +175,7 @@ def _trips(m: int) -> int:
 def deadwood_mask(m: int, _rd: list[int] = RUN_DEADWOOD) -> int:
     """Minimal deadwood points of the cards in mask ``m`` (any number of cards).
 
-    >>> deadwood_mask(mask_of(parse_cards("7s 7h 7d 7c 5h 6h")))
+    >>> deadwood_mask(to_mask("7s 7h 7d 7c 5h 6h"))
     0
     """
     # The hot path: literals and a default-argument table are measurably faster than globals.
@@ -452,47 +469,63 @@ def _set_masks(used: int) -> list[int]:
     return sets
 
 
-def _to_mask(cards: Iterable[int]) -> int:
-    cards = list(cards)
-    m = mask_of(cards)
-    if m.bit_count() != len(cards):
-        raise ValueError("the cards must be distinct")
+def _hand_mask(cards: CardsLike, what: str, least: int = 0) -> int:
+    """The mask of a hand given to ``what`` in any accepted form: distinct cards, from
+    ``least`` to :data:`~ginrummy.cards.MAX_HAND` of them."""
+    m = to_mask(cards, what)
+    n = m.bit_count()
+    if n > MAX_HAND:
+        raise CardInputError(
+            f"{what} takes at most {MAX_HAND} cards (a hand holds at most eleven); {n} given"
+        )
+    if n < least:
+        needed = "one card" if least == 1 else f"{least} cards"
+        raise CardInputError(f"{what} needs at least {needed}; {n or 'none'} given")
     return m
 
 
-def arrange(cards: Iterable[int]) -> Arrangement:
-    """The deadwood-minimal arrangement of any distinct cards (normally 0-11).
+def arrange(cards: CardsLike) -> Arrangement:
+    """The deadwood-minimal arrangement of 0 to 11 distinct cards, in any accepted form
+    (text, a sequence of cards, a mask: :data:`~ginrummy.cards.CardsLike`).
 
-    >>> arrange(parse_cards("7s 7h 7d 7c 5h 6h")).melds
+    >>> arrange("7s 7h 7d 7c 5h 6h").melds
     ((Card('5h'), Card('6h'), Card('7h')), (Card('7s'), Card('7d'), Card('7c')))
     """
-    return arrange_mask(_to_mask(cards))
+    return arrange_mask(_hand_mask(cards, "arrange"))
 
 
-def all_min_arrangements(cards: Iterable[int] | int) -> list[Arrangement]:
-    """Every deadwood-minimal arrangement (runs kept maximal: a six-card run is one meld)."""
-    m = cards if isinstance(cards, int) else _to_mask(cards)
-    return _arrangements(m, only_min=True)
+def all_min_arrangements(cards: CardsLike) -> list[Arrangement]:
+    """Every deadwood-minimal arrangement (runs kept maximal: a six-card run is one meld) of
+    0 to 11 distinct cards in any accepted form (a mask too)."""
+    return _arrangements(_hand_mask(cards, "all_min_arrangements"), only_min=True)
 
 
-def deadwood_points(cards: Iterable[int]) -> int:
-    """Minimal deadwood points of some distinct cards."""
-    return deadwood_mask(_to_mask(cards))
+def deadwood_points(cards: CardsLike) -> int:
+    """Minimal deadwood points of 0 to 11 distinct cards in any accepted form."""
+    return deadwood_mask(_hand_mask(cards, "deadwood_points"))
 
 
-def best_discard(cards: Iterable[int]) -> tuple[Card, Arrangement]:
-    """For eleven cards: the best discard and the arrangement of the ten kept."""
-    m = _to_mask(cards)
-    if not m:
-        raise ValueError("best_discard needs at least one card")
+def best_discard(cards: CardsLike) -> tuple[Card, Arrangement]:
+    """For eleven cards (any number from 1 to 11, in any accepted form): the best discard
+    and the arrangement of the cards kept.
+
+    >>> card, kept = best_discard("As 2s 3s 7h 7d 7c Kd Qd Jd 5c 9h")
+    >>> card, kept.deadwood_points
+    (Card('9h'), 5)
+    """
+    m = _hand_mask(cards, "best_discard", least=1)
     _, card = best_discard_mask(m)
     return DECK[card], arrange_mask(m & ~(1 << card))
 
 
-def is_meld(cards: Iterable[int]) -> bool:
-    """True for a set (3-4 cards of a rank) or a run (3+ consecutive cards of a suit)."""
-    cs = list(cards)
-    m = _to_mask(cs)
+def is_meld(cards: CardsLike) -> bool:
+    """True for a set (3-4 cards of a rank) or a run (3+ consecutive cards of a suit); the
+    cards are distinct, in any accepted form.
+
+    >>> is_meld("9h Th Jh"), is_meld("9h Th Qh")
+    (True, False)
+    """
+    cs, m = card_list(cards, "is_meld")
     if len(cs) < 3:
         return False
     if len({c % 13 for c in cs}) == 1:
@@ -612,9 +645,33 @@ def lay_off_mask(defender: int, knocker_melds: Sequence[int]) -> LayOffResult:
     return LayOffResult(arrange_mask(defender & ~laid), layoffs, best_dw)
 
 
-def lay_off(defender: Iterable[int], knocker: Arrangement) -> LayOffResult:
-    """Card-level form of :func:`lay_off_mask` against the knocker's arrangement."""
-    return lay_off_mask(_to_mask(defender), knocker.meld_masks)
+def lay_off(defender: CardsLike, knocker: Arrangement | CardsLike) -> LayOffResult:
+    """Card-level form of :func:`lay_off_mask`: the defender's cards (0 to 11, any accepted
+    form) against the knocker's arrangement, or against the knocker's cards (arranged by
+    :func:`arrange`; ``LayOff.meld`` then numbers the melds of ``arrange(knocker)``).
+
+    >>> [str(lo.card) for lo in lay_off("7d 2c", "7s 7h 7c").layoffs]
+    ['7d']
+    """
+    d = _hand_mask(defender, "lay_off's defender")
+    if isinstance(knocker, Arrangement):
+        melds = knocker.meld_masks
+        k = 0
+        for meld in melds:
+            k |= meld
+        for card in knocker.deadwood:
+            k |= 1 << card
+    else:
+        k = _hand_mask(knocker, "lay_off's knocker (an Arrangement or cards)")
+        melds = arrange_mask(k).meld_masks
+    both = d & k
+    if both:
+        shown = format_cards(cards_of(both))
+        verb = "is" if both.bit_count() == 1 else "are"
+        raise CardInputError(
+            f"lay_off: {shown} {verb} in both the defender's and the knocker's cards"
+        )
+    return lay_off_mask(d, melds)
 
 
 def settle_knock_mask(knocker: int, defender: int) -> tuple[Arrangement, LayOffResult]:

@@ -94,6 +94,12 @@ class Rules:
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The named preset: ``tournament`` (the default), ``classic``, ``app`` or ``parlor``."""
+        if not isinstance(name, str):
+            raise RulesError(
+                f"a preset is named by text, not {type(name).__name__}; presets are "
+                f"{', '.join(cls.PRESET_NAMES)}",
+                code="rules/unknown-preset",
+            )
         key = name.strip().lower()
         if key == "default":
             key = "tournament"

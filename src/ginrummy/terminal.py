@@ -12,8 +12,9 @@ Two layers:
   human's lines (:func:`parse_command` turns a short key into the engine's notation) and
   prints through :func:`click.echo`.
 
-An illegal or unreadable line prints the engine's message and asks again; the game is left
-as it was. End of input (or Ctrl-C) leaves the game cleanly with exit status 0.
+An illegal or unreadable line prints what is wrong and what can be typed now, and asks again;
+the game is left as it was. Leaving the game (``q``, end of input, Ctrl-C) prints the score so
+far; the exit status is 0, or 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -27,15 +28,29 @@ from typing import Final, Literal
 import click
 
 from . import ai as ai_package
-from .actions import BIG_GIN, DISCARD, GIN, KNOCK, PASS, PILE, STOCK, TAKE, parse_action
+from .actions import (
+    BIG_GIN,
+    DISCARD,
+    GIN,
+    KINDS,
+    KNOCK,
+    PASS,
+    PILE,
+    STOCK,
+    TAKE,
+    parse_action,
+)
 from .ai import LEVELS, player
-from .cards import Card, parse_card
+from .cards import SUIT_SYMBOLS, SUITS, Card, mask_of, parse_card
 from .engine.game import GameOutcome, GameState, cut_for_deal, hand_seed
 from .engine.hand import Event, HandState
-from .engine.result import HandResult
+from .engine.result import BIG_GIN as BIG_GIN_RESULT
+from .engine.result import GIN as GIN_RESULT
+from .engine.result import KNOCK as KNOCK_RESULT
+from .engine.result import UNDERCUT, HandResult
 from .errors import ActionSyntaxError, CardParseError, GinRummyError, IllegalActionError
-from .melds import Arrangement
-from .rules import Rules
+from .melds import Arrangement, deadwood_after_discards_mask
+from .rules import Rules, Shutout, WinnerRule
 from .views import PlayerView
 
 SortOrder = Literal["rank", "suit"]
@@ -53,14 +68,17 @@ Keys (type one, then Enter):
   s  (or t)      draw from the stock
   p  (or d)      take the top of the discard pile
   7h, 10h, 7♥    discard that card; or type its number in your hand (1, 2, ...)
-  k 7h           knock, discarding 7h (k 3: the card numbered 3)
-  g 7h           go gin, discarding 7h
+  d 7h  (d 3)    discard 7h (the card numbered 3)
+  k 7h  (k 3)    knock, discarding 7h (the card numbered 3)
+  k              knock with your only knock card (asks which when there are several)
+  g 7h, or g     go gin, discarding 7h (g alone: any card that leaves gin)
   b              Big Gin: all eleven cards melded (where the rules play it)
   o              sort your hand by suit / by rank
   h              a hint
   ?              this help
-  q              quit the game
-The full notation works too: take, pass, stock, pile, discard 7h, knock 7h, gin 7h, big-gin."""
+  q  (or quit)   quit the game (Ctrl-C leaves at once); the score so far is shown
+The full notation works too: take, pass, stock (or draw), pile, discard 7h, knock 7h,
+gin 7h, big-gin. Cards are a rank A 2-9 T J Q K (or 10) and a suit s h d c (or ♠ ♥ ♦ ♣)."""
 
 _OPENING_PHASES: Final = ("upcard-offer", "upcard-dealer")
 
@@ -137,6 +155,29 @@ def render_hand(view: PlayerView, order: SortOrder = "rank") -> str:
 
 def _name(seat: int, viewer: int | None) -> str:
     return YOU if seat == viewer else AI_NAME
+
+
+def _who(seat: int, viewer: int | None, start: bool = False) -> str:
+    """``You`` / ``you`` or ``The AI`` / ``the AI``, for a sentence."""
+    if seat == viewer:
+        return YOU if start else "you"
+    return f"{'The' if start else 'the'} {AI_NAME}"
+
+
+def _whose(seat: int, viewer: int | None, start: bool = False) -> str:
+    """``your`` or ``the AI's``."""
+    if seat == viewer:
+        return "Your" if start else "your"
+    return f"{'The' if start else 'the'} {AI_NAME}'s"
+
+
+def _verb(seat: int, viewer: int | None, verb: str) -> str:
+    """``verb`` agreeing with :func:`_who`: ``knock`` for you, ``knocks`` for the AI."""
+    if seat == viewer:
+        return verb
+    if verb == "have":
+        return "has"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
 
 
 def _plural(n: int, word: str) -> str:
@@ -267,28 +308,61 @@ def render_events(view: PlayerView, start: int = 0) -> list[str]:
 
 
 def render_score_line(
-    points: Sequence[int], hands_won: Sequence[int], target: int, seat: int
+    points: Sequence[int], hands_won: Sequence[int], target: int, seat: int, label: str = "Score"
 ) -> str:
     """``Score: You 20 points (1 hand won), AI 0 points (0 hands won); target 100``."""
     parts = [
         f"{_name(s, seat)} {_plural(points[s], 'point')} ({_plural(hands_won[s], 'hand')} won)"
         for s in (seat, 1 - seat)
     ]
-    return f"Score: {', '.join(parts)}; target {target}"
+    return f"{label}: {', '.join(parts)}; target {target}"
+
+
+def explain_result(result: HandResult, seat: int) -> str:
+    """How the hand scored, in words for ``seat`` (You / the AI) with every amount:
+    ``You knock with 9 deadwood against 29: you score 29 - 9 = 20.``"""
+    if result.knocker is None:
+        return "Void hand: the stock ran down to its last two cards; nobody scores."
+    k = result.knocker
+    d = 1 - k
+    dk, dd = result.deadwood[k], result.deadwood[d]
+    m = max(result.multiplier, 1)
+    base = result.points // m
+    if result.kind == KNOCK_RESULT:
+        what = f"{_who(k, seat, True)} {_verb(k, seat, 'knock')} with {dk} deadwood against {dd}"
+        scorer, sum_text = k, f"{dd} - {dk}"
+    elif result.kind == UNDERCUT:
+        what = (
+            f"{_who(d, seat, True)} {_verb(d, seat, 'undercut')} {_who(k, seat)} with {dd} "
+            f"deadwood against {_whose(k, seat)} {dk}"
+        )
+        scorer, sum_text = d, f"{dk} - {dd} + {base - (dk - dd)} undercut bonus"
+    else:
+        bonus_name = "Big Gin bonus" if result.kind == BIG_GIN_RESULT else "gin bonus"
+        if result.kind == GIN_RESULT:
+            what = f"{_who(k, seat, True)} {_verb(k, seat, 'go')} gin"
+        else:
+            what = f"{_who(k, seat, True)} {_verb(k, seat, 'have')} Big Gin"
+        scorer = k
+        sum_text = f"{_whose(d, seat)} {dd} deadwood + {base - dd} {bonus_name}"
+    doubled = ""
+    if m > 1:
+        sum_text = f"({sum_text}) × {m}"
+        doubled = " (doubled: the upcard was a spade)"
+    score = f"{_who(scorer, seat)} {_verb(scorer, seat, 'score')} {sum_text} = {result.points}"
+    return f"{what}: {score}{doubled}."
 
 
 def render_hand_result(result: HandResult, seat: int, hand_number: int) -> str:
     """The end of a hand for ``seat``: both hands arranged by melds with their deadwood, the
-    lay-offs and the scoring line (the running score is :func:`render_score_line`)."""
+    lay-offs and how it scored (the running score is :func:`render_score_line`)."""
     lines = [f"=== Hand {hand_number} is over ==="]
     for s in (seat, 1 - seat):
         role = ""
         if result.knocker is not None:
-            role = ", knocker" if s == result.knocker else ", defender"
+            role = " (knocker)" if s == result.knocker else " (defender)"
         arranged = render_arrangement(result.arrangements[s])
-        lines.append(
-            f"{_name(s, seat)} (seat {s}{role}): {arranged}  deadwood {result.deadwood[s]}"
-        )
+        lines.append(f"{_name(s, seat)}{role}: {arranged}  deadwood {result.deadwood[s]}")
     if result.layoffs and result.knocker is not None:
         knocker_melds = result.arrangements[result.knocker].melds
         laid = ", ".join(
@@ -298,15 +372,86 @@ def render_hand_result(result: HandResult, seat: int, hand_number: int) -> str:
         defender = 1 - result.knocker
         verb = "lay off" if defender == seat else "lays off"
         lines.append(f"{_name(defender, seat)} {verb} {laid}")
-    lines.append(result.explain())
+    lines.append(explain_result(result, seat))
     return "\n".join(lines)
 
 
-def render_game_over(outcome: GameOutcome, seat: int) -> str:
-    """The bonus breakdown (by seat) and the winner."""
-    lines = ["=== Game over ===", *outcome.explain(), f"(you are seat {seat})"]
+def render_game_over(
+    outcome: GameOutcome,
+    seat: int,
+    rules: Rules,
+    points: Sequence[int],
+    hands_won: Sequence[int],
+) -> str:
+    """The end-of-game bonus layer, like the web table's: a table of You and the AI with the
+    hands won, the hand points (and a shutout's doubling), the line and game bonuses with
+    their amounts and the grand totals; then why, and the winner. ``points`` and
+    ``hands_won`` are the game's before the bonuses."""
+    seats = (seat, 1 - seat)
+    crosser = outcome.crosser
+
+    def hand_cell(s: int) -> str:
+        if outcome.hand_points[s] != points[s]:
+            factor = outcome.hand_points[s] // max(points[s], 1)
+            return f"{points[s]} × {factor} = {outcome.hand_points[s]}"
+        return str(points[s])
+
+    def line_cell(s: int) -> str:
+        base = f"{hands_won[s]} × {rules.line_bonus}"
+        if outcome.line_bonuses[s] != hands_won[s] * rules.line_bonus:
+            base += f" × {outcome.line_bonuses[s] // max(hands_won[s] * rules.line_bonus, 1)}"
+        return f"{base} = {outcome.line_bonuses[s]}"
+
+    def game_cell(s: int) -> str:
+        value = outcome.game_bonuses[s]
+        if value and value != rules.game_bonus:
+            return f"{rules.game_bonus} × {value // max(rules.game_bonus, 1)} = {value}"
+        return str(value)
+
+    rows: list[tuple[str, list[str]]] = [
+        ("", [_name(s, seat) for s in seats]),
+        ("Hands won", [str(hands_won[s]) for s in seats]),
+        ("Hand points", [hand_cell(s) for s in seats]),
+    ]
+    if rules.line_bonus:
+        rows.append((f"Line bonus ({rules.line_bonus} a hand won)", [line_cell(s) for s in seats]))
+    if rules.game_bonus:
+        rows.append(("Game bonus", [game_cell(s) for s in seats]))
+    rows.append(("Grand total", [str(outcome.grand_totals[s]) for s in seats]))
+    label_width = max(len(label) for label, _ in rows)
+    cell_width = max(len(cells[0]) for _, cells in rows)
+    table = [
+        f"{label:<{label_width}}   {cells[0]:<{cell_width}}   {cells[1]}".rstrip()
+        for label, cells in rows
+    ]
+    lines = ["=== Game over ===", *table]
+    reached = f"{_who(crosser, seat, True)} reached the target of {rules.target} first"
+    if rules.game_bonus:
+        bonus = outcome.game_bonuses[crosser]
+        lines.append(f"{reached}: the game bonus, {bonus}.")
+    else:
+        lines.append(f"{reached}.")
+    if outcome.shutout:
+        loser = 1 - crosser
+        why = {
+            Shutout.DOUBLE_HAND_POINTS: (
+                f"{_who(loser, seat)} won no hand, so {_whose(crosser, seat)} hand points "
+                "are doubled"
+            ),
+            Shutout.DOUBLE_BONUSES: (
+                f"{_who(loser, seat)} scored no points, so {_whose(crosser, seat)} line and "
+                "game bonuses are doubled"
+            ),
+            Shutout.DOUBLE_GAME_BONUS: f"{_who(loser, seat)} won no hand, so the game bonus "
+            "is doubled",
+        }.get(rules.shutout, "the bonuses are doubled")
+        lines.append(f"Shutout: {why}.")
+    if rules.winner is WinnerRule.FIRST_TO_TARGET:
+        lines.append("The first to reach the target wins.")
+    else:
+        lines.append("The higher grand total wins.")
     if outcome.winner is None:
-        lines.append("The game is drawn.")
+        lines.append(click.style("The game is drawn.", bold=True))
     elif outcome.winner == seat:
         lines.append(click.style("You win the game!", bold=True))
     else:
@@ -322,10 +467,11 @@ class Command:
     """What a line of input asks for.
 
     ``kind`` is ``action`` (``text`` is an action for the engine), ``sort``, ``hint``,
-    ``help``, ``quit``, ``none`` (an empty line) or ``error`` (``text`` says what is wrong).
+    ``help``, ``quit``, ``none`` (an empty line), ``error`` (``text`` says what is wrong) or
+    ``unknown`` (``text`` is the line, which is no key at all).
     """
 
-    kind: Literal["action", "sort", "hint", "help", "quit", "none", "error"]
+    kind: Literal["action", "sort", "hint", "help", "quit", "none", "error", "unknown"]
     text: str = ""
 
 
@@ -340,46 +486,119 @@ _META: Final[dict[str, Literal["sort", "hint", "help", "quit"]]] = {
     "quit": "quit",
     "exit": "quit",
 }
-_DRAW_KEYS: Final = {"s": STOCK, "t": STOCK, "p": PILE, "d": PILE, "b": BIG_GIN}
-_OPENING_KEYS: Final = {"t": TAKE, "p": PASS, "s": STOCK, "d": PILE, "b": BIG_GIN}
+_DRAW_KEYS: Final = {"s": STOCK, "t": STOCK, "draw": STOCK, "p": PILE, "b": BIG_GIN}
+_OPENING_KEYS: Final = {"t": TAKE, "p": PASS, "s": STOCK, "draw": STOCK, "b": BIG_GIN}
 _CARD_KINDS: Final = {"k": KNOCK, "g": GIN, "d": DISCARD, KNOCK: KNOCK, GIN: GIN, DISCARD: DISCARD}
+_KEY_OF: Final = {KNOCK: "k", GIN: "g", DISCARD: "d"}
+_SUIT_CHARS: Final = frozenset(SUITS + SUITS.upper() + SUIT_SYMBOLS + "♤♡♢♧")
+_RANK_CHARS: Final = frozenset("A23456789TJQK1atjqk")
 
 
 def parse_command(line: str, view: PlayerView, order: SortOrder = "rank") -> Command:
     """Turn a line into a :class:`Command`. Card numbers count in :func:`displayed_hand`
-    order. Anything that is not a short key goes to the engine as notation, which judges it."""
+    order. The short keys of :data:`HELP_TEXT` are read here; a line in the engine's
+    notation goes to the engine, which judges it; anything else is ``unknown``."""
     words = line.strip().split()
     if not words:
         return Command("none")
     first = words[0].lower()
-    if len(words) == 1:
-        if first in _META:
-            return Command(_META[first])
-        keys = _OPENING_KEYS if view.phase in _OPENING_PHASES else _DRAW_KEYS
-        if first in keys:
-            return Command("action", keys[first])
-        if first.isdigit():
-            return _card_command(DISCARD, first, view, order)
-        try:
-            return Command("action", f"{DISCARD} {parse_card(words[0])}")
-        except CardParseError:
-            return Command("action", line.strip())
-    if len(words) == 2 and first in _CARD_KINDS:
-        return _card_command(_CARD_KINDS[first], words[1], view, order)
-    return Command("action", line.strip())
+    rest = words[1:]
+    if not rest and first in _META:
+        return Command(_META[first])
+    if first in _CARD_KINDS:
+        kind = _CARD_KINDS[first]
+        if len(rest) == 1:
+            return _card_command(kind, rest[0], view, order)
+        if rest:
+            key = _KEY_OF[kind]
+            return Command(
+                "error", f"{words[0]!r} takes one card, like '{key} 7h' or '{key} 3' (by number)"
+            )
+        if first == "d" and view.phase != "discard":
+            return Command("action", PILE)  # d alone: take the top of the discard pile
+        return _lone_command(kind, view)
+    keys = _OPENING_KEYS if view.phase in _OPENING_PHASES else _DRAW_KEYS
+    if not rest and first in keys:
+        return Command("action", keys[first])
+    if first in KINDS or first in ("big", "biggin", "big_gin"):
+        return Command("action", line.strip())  # the engine's notation: the engine judges it
+    if not rest and first.isdecimal():
+        return _card_command(DISCARD, first, view, order)
+    if not rest and _looks_like_a_card(words[0]):
+        return _card_command(DISCARD, words[0], view, order)
+    return Command("unknown", line.strip())
+
+
+def _looks_like_a_card(word: str) -> bool:
+    """A word of two or three characters ending in a suit or starting with a rank."""
+    return 2 <= len(word) <= 3 and (word[-1] in _SUIT_CHARS or word[0] in _RANK_CHARS)
 
 
 def _card_command(kind: str, word: str, view: PlayerView, order: SortOrder) -> Command:
     """``kind`` with the card named by ``word``: a card name or a number in the shown hand."""
-    if not word.isdigit():
-        return Command("action", f"{kind} {word}")
-    cards = displayed_hand(view, order)
-    number = int(word)
-    if not 1 <= number <= len(cards):
+    if word.isdecimal():
+        cards = displayed_hand(view, order)
+        number = int(word)
+        if not 1 <= number <= len(cards):
+            return Command(
+                "error", f"there is no card number {number}: your cards are numbered 1-{len(cards)}"
+            )
+        return Command("action", f"{kind} {cards[number - 1]}")
+    try:
+        card = parse_card(word)
+    except CardParseError as exc:
+        return Command("error", exc.message)
+    return Command("action", f"{kind} {card}")
+
+
+def _lone_command(kind: str, view: PlayerView) -> Command:
+    """``k``, ``g`` or ``discard`` without a card: the only card that fits, or what to type."""
+    if view.phase != "discard":
+        first = "t (take the upcard) or p (pass)"
+        if view.phase == "first-draw":
+            first = "s (draw from the stock)"
+        elif view.phase == "draw":
+            first = "s (stock) or p (pile)"
+        word = {KNOCK: "knock", GIN: "go gin", DISCARD: "discard"}[kind]
+        return Command("error", f"you {word} after you draw: first type {first}")
+    if kind == DISCARD:
         return Command(
-            "error", f"there is no card number {number}: your cards are numbered 1-{len(cards)}"
+            "error",
+            f"discard which card? Type it (like 7h) or its number (1-{len(view.hand)})",
         )
-    return Command("action", f"{kind} {cards[number - 1]}")
+    cards = [a.split()[1] for a in view.legal_actions if a.startswith(kind + " ")]
+    key = _KEY_OF[kind]
+    if kind == GIN and cards:
+        return Command("action", f"{GIN} {cards[0]}")  # every choice is gin: any will do
+    if len(cards) == 1:
+        return Command("action", f"{kind} {cards[0]}")
+    if cards:
+        after = deadwood_after_discards_mask(mask_of(view.hand))
+        cards.sort(key=lambda c: after[Card(c)])
+        options = ", ".join(f"{key} {c} (deadwood {after[Card(c)]})" for c in cards)
+        gins = [a.split()[1] for a in view.legal_actions if a.startswith(GIN + " ")]
+        gin = f"; or go gin: g {gins[0]}" if gins else ""
+        return Command("error", f"knock discarding which card? Type one of: {options}{gin}")
+    return Command("error", _why_not(kind, view))
+
+
+def _why_not(kind: str, view: PlayerView) -> str:
+    """Why there is no knock (or gin) now, and what there is instead."""
+    gins = [a.split()[1] for a in view.legal_actions if a.startswith(GIN + " ")]
+    if kind == KNOCK and gins:
+        return f"with no deadwood left that is gin, not a knock: type g {gins[0]} (or g)"
+    after = deadwood_after_discards_mask(mask_of(view.hand))
+    if view.taken_from_pile is not None:
+        after.pop(int(view.taken_from_pile), None)
+    if not after:
+        return "you have no card you may discard"
+    least = min(after.values())
+    best = next(c for c in sorted(after, reverse=True) if after[c] == least)
+    left = f"your best discard, {Card(best)}, leaves {least} deadwood"
+    if kind == GIN:
+        knock = "; you can knock: type k" if least <= view.knock_limit else ""
+        return f"you cannot go gin: {left}{knock}"
+    return f"you cannot knock: {left}; the knock limit is {view.knock_limit}"
 
 
 def short_key(action: str) -> str:
@@ -410,7 +629,18 @@ def hint_text(view: PlayerView) -> str:
 
 
 class QuitGame(Exception):
-    """The human left the game (quit or end of input)."""
+    """The human left the game (quit, end of input or Ctrl-C); ``status`` is the exit
+    status: 0, or 130 after Ctrl-C."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+INPUT_ENDED: Final = "\nInput ended: you left the game."
+INTERRUPTED: Final = "\nInterrupted (Ctrl-C): you left the game."
+INTERRUPT_STATUS: Final = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells use."""
 
 
 def ai_seed(seed: str) -> str:
@@ -423,12 +653,17 @@ def new_seed() -> str:
     return secrets.token_hex(4)
 
 
-def ask(prompt: str) -> str | None:
-    """One line of input after ``prompt``; ``None`` at end of input (or Ctrl-C)."""
+def ask(prompt: str) -> str:
+    """One line of input after ``prompt``. Raises :class:`QuitGame` at end of input (status 0)
+    and on Ctrl-C (status 130)."""
     try:
         text: str = click.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
-    except click.Abort:
-        return None
+    except click.Abort as abort:
+        # click turns both EOFError and KeyboardInterrupt into Abort, raised inside its
+        # ``except`` clause: the original is the Abort's context
+        if isinstance(abort.__context__, KeyboardInterrupt):
+            raise QuitGame(INTERRUPTED, INTERRUPT_STATUS) from None
+        raise QuitGame(INPUT_ENDED) from None
     return text
 
 
@@ -458,8 +693,9 @@ class TerminalGame:
         """The human's view of the hand in play."""
         return self.hand.view(self.seat)
 
-    def run(self) -> None:
-        """Play hands until the game is over or the human leaves."""
+    def run(self) -> int:
+        """Play hands until the game is over or the human leaves; the exit status (0, or 130
+        after Ctrl-C)."""
         first = "you deal" if self.game.first_dealer == self.seat else "the AI deals"
         click.echo(
             f"Gin Rummy against the AI ({self.level}), rules {self.rules.name}, "
@@ -470,7 +706,26 @@ class TerminalGame:
         try:
             self._play_game()
         except QuitGame as left:
-            click.echo(str(left))
+            return self._leave(str(left), left.status)
+        except KeyboardInterrupt:  # Ctrl-C while the AI thinks or the table is printed
+            return self._leave(INTERRUPTED, INTERRUPT_STATUS)
+        return 0
+
+    def _leave(self, message: str, status: int) -> int:
+        """Say the human left, with the score so far."""
+        click.echo(message)
+        click.echo(self.score_so_far())
+        return status
+
+    def score_so_far(self) -> str:
+        """The game's score now, and whether a hand in play goes unscored."""
+        text = render_score_line(
+            self.game.points, self.game.hands_won, self.rules.target, self.seat, "Score so far"
+        )
+        hand = self.game.hand
+        if hand is not None and not hand.is_over:
+            text += f"\nHand {self.game.hand_number} was in play; it is not scored."
+        return text
 
     def _play_game(self) -> None:
         while not self.game.is_over:
@@ -488,7 +743,10 @@ class TerminalGame:
             if not self.game.is_over:
                 self._wait_for_next_deal()
         assert self.game.outcome is not None
-        click.echo("\n" + render_game_over(self.game.outcome, self.seat))
+        over = render_game_over(
+            self.game.outcome, self.seat, self.rules, self.game.points, self.game.hands_won
+        )
+        click.echo("\n" + over)
 
     def _play_hand(self) -> None:
         dealer = "you deal" if self.hand.dealer == self.seat else "the AI deals"
@@ -514,14 +772,13 @@ class TerminalGame:
         click.echo(render_turn(view, self.order))
         while True:
             line = ask(">")
-            if line is None:
-                raise QuitGame("\nInput ended: you left the game.")
             command = parse_command(line, view, self.order)
             if command.kind == "action":
                 try:
                     self.game = self.game.apply(command.text, self.seat)
                 except ActionSyntaxError as exc:
-                    click.echo(_warn(f"Not understood: {exc.message}. Type ? for the keys."))
+                    click.echo(_warn(f"Not understood: {exc.message}."))
+                    click.echo(_now(view))
                 except IllegalActionError as exc:
                     click.echo(_warn(f"Not allowed: {exc.message}."))
                 else:
@@ -542,27 +799,44 @@ class TerminalGame:
             self._confirm_quit()
         elif command.kind == "error":
             click.echo(_warn(command.text[:1].upper() + command.text[1:] + "."))
+        elif command.kind == "unknown":
+            shown = command.text if len(command.text) <= 40 else command.text[:40] + "..."
+            click.echo(_warn(f"Not understood: {shown!r}."))
+            click.echo(_now(view))
         else:
             click.echo(render_actions(view))
 
     def _confirm_quit(self) -> None:
         answer = ask("Really quit the game? [y/N]")
-        if answer is None:
-            raise QuitGame("\nInput ended: you left the game.")
         if answer.strip().lower() in ("y", "yes"):
             raise QuitGame("You left the game.")
         click.echo("Playing on.")
 
     def _wait_for_next_deal(self) -> None:
         answer = ask("Press Enter for the next deal (q to quit)")
-        if answer is None:
-            raise QuitGame("\nInput ended: you left the game.")
         if answer.strip().lower() in ("q", "quit"):
             self._confirm_quit()
 
 
+def _check_seed(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--seed`` is text the deals can be made from (UTF-8: no undecodable bytes)."""
+    if value is not None:
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise click.BadParameter(
+                f"the seed {value!r} is not valid text (it holds bytes that are not UTF-8)"
+            ) from None
+    return value
+
+
 def _warn(text: str) -> str:
     return click.style(text, fg="yellow")
+
+
+def _now(view: PlayerView) -> str:
+    """What can be typed now (after a line that was not understood)."""
+    return "You can type now:\n" + render_actions(view)
 
 
 @click.command()
@@ -580,7 +854,12 @@ def _warn(text: str) -> str:
     metavar="NAME",
     help="Rules preset: tournament, classic, app or parlor.",
 )
-@click.option("--seed", default=None, help="Seed for the deals and the AI (default: random).")
+@click.option(
+    "--seed",
+    default=None,
+    callback=_check_seed,
+    help="Seed for the deals and the AI (default: random).",
+)
 @click.option(
     "--seat",
     type=click.IntRange(0, 1),
@@ -592,11 +871,14 @@ def play(level: str, preset: str, seed: str | None, seat: int) -> None:
     """Play a whole game against the AI in the terminal.
 
     Keys: s stock, p pile, t/p take or pass the upcard, a card (7h) or its number to
-    discard, k 7h knock, g 7h gin, b Big Gin, o sort, h hint, ? help, q quit.
+    discard, k 7h knock (k alone: your only knock card), g gin, b Big Gin, o sort, h hint,
+    ? help, q quit. Leaving shows the score so far; Ctrl-C exits with status 130.
     """
     try:
         rules = Rules.preset(preset)
     except GinRummyError as exc:
         click.echo(f"error: {exc.message}", err=True)
         sys.exit(1)
-    TerminalGame(rules, level, seed if seed is not None else new_seed(), seat).run()
+    status = TerminalGame(rules, level, seed if seed is not None else new_seed(), seat).run()
+    if status:
+        sys.exit(status)

@@ -34,7 +34,9 @@ LEVELS: dict[str, type[Player]] = {
 def player(level: str, seed: int | str | None = None) -> Player:
     """A player of ``level`` whose randomness comes only from ``seed``."""
     try:
-        cls = LEVELS[level]
+        cls = LEVELS[level] if isinstance(level, str) else None
+        if cls is None:
+            raise KeyError(level)
     except KeyError:
         raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}") from None
     return cls(seed)

@@ -70,8 +70,16 @@ def score_game(rules: Rules, points: Sequence[int], hands_won: Sequence[int]) ->
     >>> o.grand_totals, o.winner
     ((279, 207), 0)
     """
-    if len(points) != 2 or len(hands_won) != 2:
-        raise ValueError("points and hands_won are given for two seats")
+    if not isinstance(rules, Rules):
+        raise SetupError(f"rules is a Rules value, not {type(rules).__name__}")
+    for name, pair in (("points", points), ("hands_won", hands_won)):
+        if (
+            isinstance(pair, str | bytes)
+            or not isinstance(pair, Sequence)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+        ):
+            raise SetupError(f"{name} is two whole numbers, one per seat, not {pair!r:.40}")
     if min(points) < 0 or min(hands_won) < 0:
         raise ValueError("points and hands won cannot be negative")
     reached = [seat for seat in (0, 1) if points[seat] >= rules.target]
@@ -117,7 +125,9 @@ def cut_for_deal(seed: bytes | str) -> int:
     """The first dealer by a cut: each seat cuts a card from a deck shuffled by ``seed``
     (seat 0 the first card, seat 1 the second); the higher rank deals; equal ranks cut again
     with the next two cards."""
-    seed_bytes = seed.encode() if isinstance(seed, str) else seed
+    if not isinstance(seed, str | bytes):
+        raise SetupError(f"a cut's seed is text or bytes, not {type(seed).__name__}")
+    seed_bytes = seed.encode("utf-8", "surrogatepass") if isinstance(seed, str) else seed
     deck = shuffled_deck(seed_bytes + b"/cut")
     for i in range(0, 52, 2):
         a, b = deck[i].rank, deck[i + 1].rank

@@ -54,12 +54,12 @@ from ..cards import (
     NAMES,
     POINTS,
     Card,
+    card_list,
     cards_of,
     cards_tuple,
     mask_of,
-    parse_card,
 )
-from ..errors import IllegalActionError, SetupError
+from ..errors import CardParseError, IllegalActionError, SetupError
 from ..melds import (
     best_discard_mask,
     deadwood_after_discards_mask,
@@ -682,18 +682,11 @@ class HandState:
 
 
 def _cards(value: Iterable[int | str] | str, what: str) -> list[int]:
-    if isinstance(value, str):
-        value = value.replace(",", " ").split()
-    out: list[int] = []
-    for item in value:
-        try:
-            card = parse_card(item) if isinstance(item, str) else DECK[item]
-        except (IndexError, TypeError):
-            raise SetupError(f"{what}: {item!r} is not a card") from None
-        except ValueError as exc:
-            raise SetupError(f"{what}: {exc}") from None
-        out.append(int(card))
-    return out
+    """Cards in the order given, in any form :func:`~ginrummy.cards.card_list` takes."""
+    try:
+        return [int(c) for c in card_list(value, what)[0]]
+    except CardParseError as exc:
+        raise SetupError(f"{what}: {exc.message}") from None
 
 
 def new_hand(
