@@ -112,3 +112,52 @@ def test_players_cycling_through_the_pile_stop_with_an_error() -> None:
     state = ginrummy.deal(ginrummy.Rules.preset("classic"), 0, ginrummy.shuffled_deck("cycle"))
     with pytest.raises(RuntimeError, match=f"deal 7: over {MAX_HAND_ACTIONS} actions"):
         _play_hand(state, {0: _PileLover(), 1: _PileLover()}, "deal 7")
+
+
+def test_wilson_interval_stays_inside_zero_and_one() -> None:
+    three_of_four = Interval.wilson(3, 4)
+    assert three_of_four.mean == 0.75
+    assert round(three_of_four.low, 3) == 0.301 and round(three_of_four.high, 3) == 0.954
+    for wins, n in [(0, 1), (1, 1), (4, 4), (0, 4), (2.5, 5), (99, 100)]:
+        i = Interval.wilson(wins, n)
+        assert 0.0 <= i.low <= i.mean <= i.high <= 1.0, (wins, n, i)
+    assert Interval.wilson(0, 0).n == 0
+
+
+def test_one_value_has_no_interval() -> None:
+    one = Interval.of([3.0])
+    assert one.mean == 3.0 and "no interval" in str(one)
+
+
+def test_same_level_rows_are_told_apart_and_headings_are_words() -> None:
+    small = dataclasses.replace(CLASSIC, target=30)
+    result = run_arena("easy", "easy", small, games=2, seed="same")
+    lines = result.lines()
+    text = "\n".join(lines)
+    assert lines[0].startswith("easy (A) vs easy (B):")
+    assert any(line.startswith("  easy (A) ") for line in lines)
+    assert any(line.startswith("  easy (B) ") for line in lines)
+    assert "undercut'd" not in text and "dw@knock" not in text
+    assert "got undercut" in text and "deadwood at knock" in text
+    assert "of 4 games" in text and "Wilson" in text
+    g = result.game_win_rate
+    assert g is not None and g.n == 4 and 0 <= g.low <= g.high <= 1
+
+
+def test_json_safe_turns_nan_into_null() -> None:
+    from ginrummy.arena import json_safe
+
+    assert json_safe({"a": [float("nan"), 1.0], "b": (2, float("nan"))}) == {
+        "a": [None, 1.0],
+        "b": [2, None],
+    }
+
+
+def test_arena_command_zero_and_both_are_refused() -> None:
+    for args in (["--deals", "0"], ["--games", "0"], ["--deals", "1", "--games", "1"]):
+        bad = CliRunner().invoke(main, ["arena", "easy", "easy", *args])
+        assert bad.exit_code == 2, bad.output
+    ok = CliRunner().invoke(
+        main, ["arena", "random", "random", "--games", "1", "--preset", "classic", "--no-progress"]
+    )
+    assert ok.exit_code == 0 and "1 duplicate game pairs" in ok.stdout

@@ -132,3 +132,29 @@ def test_verify_catches_a_changed_commitment_or_seed(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     code, out, _ = run("verify", str(path))
     assert code == 1 and "hand 1: NOT VERIFIABLE" in out
+
+
+def test_dash_means_standard_input_and_standard_output(tmp_path: Path) -> None:
+    code, text, _ = run("selfplay", "--seed", "31", "--out", "-")
+    assert code == 0 and text.startswith("{")
+    result = CliRunner().invoke(main, ["verify", "-"], input=text)
+    assert result.exit_code == 0, result.stderr
+    result = CliRunner().invoke(main, ["replay", "-"], input=text)
+    assert result.exit_code == 0 and "game over:" in result.stdout
+
+
+def test_verify_refuses_a_record_without_hands(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run("selfplay", "--seed", "32", "--out", str(path))
+    data = json.loads(path.read_text())
+    data["hands"], data["outcome"] = [], None
+    path.write_text(json.dumps(data))
+    code, _, err = run("verify", str(path))
+    assert code == 1 and "no hands" in err
+
+
+def test_analyze_refuses_no_cards_and_rules_refuses_a_preset_with_all() -> None:
+    code, _, err = run("analyze", "")
+    assert code == 1 and "no cards" in err
+    code, _, err = run("rules", "--all", "classic")
+    assert code == 2 and "not both" in err

@@ -112,3 +112,92 @@ def test_not_json_is_refused() -> None:
         record.loads("{not json")
     with pytest.raises(ginrummy.RecordError, match="JSON object"):
         record.loads("[1, 2]")
+
+
+TYPE_CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("version true", _set(["version"], True), "version"),
+    ("version 1.0", _set(["version"], 1.0), "version"),
+    ("first dealer true", _set(["first_dealer"], True), "first_dealer"),
+    ("dealer false", _set(["hands", 0, "dealer"], False), "dealer"),
+    ("points true", lambda d: d["hands"][0]["result"].update(points=True), "points"),
+    ("points 5.0", lambda d: d["hands"][0]["result"].update(points=5.0), "points"),
+    ("winner false", lambda d: d["hands"][0]["result"].update(winner=False), "winner"),
+    ("deadwood bools", lambda d: d["hands"][0]["result"].update(deadwood=[True, 0]), "deadwood"),
+    ("result extra field", lambda d: d["hands"][0]["result"].update(x=1), "unknown field"),
+    ("result missing field", lambda d: d["hands"][0]["result"].pop("kind"), "lacks kind"),
+    ("unknown kind", lambda d: d["hands"][0]["result"].update(kind="schneider"), "kind"),
+    ("crosser true", lambda d: d["outcome"].update(crosser=True), "crosser"),
+    ("shutout 0", lambda d: d["outcome"].update(shutout=0), "shutout"),
+    ("totals floats", lambda d: d["outcome"].update(grand_totals=[1.0, 2]), "grand_totals"),
+    ("seed surrogate", _set(["hands", 0, "seed"], "\ud800"), "seed"),
+    ("commitment not hex", _set(["hands", 0, "commitment"], "z" * 64), "commitment"),
+    ("rules name surrogate", _set(["rules", "name"], "\ud800"), "name"),
+    ("rules name long", _set(["rules", "name"], "n" * 5000), "name"),
+    ("deck enormous", _set(["hands", 0, "deck"], "As " * 100_000), "deck"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "needle"), TYPE_CASES, ids=[c[0] for c in TYPE_CASES])
+def test_type_confusions_are_refused(
+    data: dict[str, Any], name: str, change: Callable[[dict[str, Any]], None], needle: str
+) -> None:
+    """``true`` is not 1 and ``1.0`` is not 1, though Python's == says so."""
+    with pytest.raises(ginrummy.RecordError) as info:
+        record.loads(tamper(data, change))
+    assert needle in str(info.value), str(info.value)
+    assert len(str(info.value)) < 400
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[" * 100_000, "nested too deeply"),
+        ('{"a": ' * 100_000, "nested too deeply"),
+        ("1" * 10_000, "10,000 digits"),
+        ('{"version": -' + "9" * 5000 + "}", "5,000 digits"),
+        ('{"version": NaN}', "NaN"),
+        ('{"version": Infinity}', "Infinity"),
+        ("", "empty"),
+        (b"\xff\xfe\xfd\xfc", "not valid JSON"),
+        (b"\x80abc", "not UTF-8"),
+    ],
+)
+def test_malformed_text_is_a_record_error(text: str | bytes, needle: str) -> None:
+    """Never a RecursionError or the integer-digits ValueError: always a RecordError."""
+    with pytest.raises(ginrummy.RecordError) as info:
+        record.loads(text)
+    assert needle in str(info.value)
+    with pytest.raises(ginrummy.RecordError):
+        record.parse_json(text)
+
+
+def test_results_that_differ_are_told_in_words(data: dict[str, Any]) -> None:
+    with pytest.raises(ginrummy.RecordError) as info:
+        record.loads(tamper(data, lambda d: d["hands"][0]["result"].update(points=999)))
+    message = str(info.value)
+    assert "points: 999 in the record" in message and "{" not in message
+    with pytest.raises(ginrummy.RecordError) as info:
+        record.loads(tamper(data, _set(["outcome"], None)))
+    assert "none is stored but the replay ends the game: seat" in str(info.value)
+    with pytest.raises(ginrummy.RecordError) as info:
+        record.loads(tamper(data, lambda d: d["hands"][0].update(result=None)))
+    assert "no result is stored" in str(info.value) and "None" not in str(info.value)
+
+
+def test_one_size_limit_with_the_true_size(tmp_path: Any) -> None:
+    path = tmp_path / "big.json"
+    with open(path, "wb") as f:
+        f.truncate(315_000_000)  # sparse: the size is read from stat, not by reading
+    with pytest.raises(
+        ginrummy.RecordError, match=r"315,000,000 bytes \(the limit is 20,000,000\)"
+    ):
+        record.load(path)
+    text = b" " * (record.MAX_RECORD_BYTES + 1)
+    with pytest.raises(ginrummy.RecordError, match=r"record too large: 20,000,001 bytes"):
+        record.loads(text)
+    import io
+
+    with pytest.raises(ginrummy.RecordError, match="more than 20,000,000 bytes"):
+        record.read_bytes(io.BytesIO(text))
+    with pytest.raises(ginrummy.RecordError, match="cannot read"):
+        record.load(tmp_path)

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -140,9 +144,15 @@ def play_game_pair(job: Job, j: int) -> list[GameSummary]:
 # --- statistics -----------------------------------------------------------------------------
 
 
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95 % interval."""
+
+
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A mean with its 95 % confidence interval (normal approximation)."""
+    """An estimate with its 95 % confidence interval: a mean (:meth:`of`, normal
+    approximation) or a proportion (:meth:`wilson`, always inside 0..1). ``low`` and
+    ``high`` are NaN when there are fewer than two values."""
 
     mean: float
     low: float
@@ -151,16 +161,41 @@ class Interval:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> Interval:
+        """The mean of ``values`` with its normal-approximation interval."""
         n = len(values)
         if n == 0:
             return cls(math.nan, math.nan, math.nan, 0)
         mean = sum(values) / n
-        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+        if n == 1:  # one value says nothing about the spread
+            return cls(mean, math.nan, math.nan, 1)
+        var = sum((v - mean) ** 2 for v in values) / (n - 1)
         half = 1.96 * math.sqrt(var / n)
         return cls(mean, mean - half, mean + half, n)
 
+    @classmethod
+    def wilson(cls, successes: float, n: int) -> Interval:
+        """The proportion ``successes / n`` with its Wilson score interval (95 %), which
+        stays inside 0..1 however few the trials or extreme the rate."""
+        if n <= 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        p = successes / n
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        # (rounding must not put the rate itself outside: at 0 % and 100 % it is an end)
+        low, high = min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+        return cls(p, low, high, n)
+
     def __str__(self) -> str:
+        if math.isnan(self.low):
+            return f"{self.mean:+.2f} [no interval from {self.n} value(s)]"
         return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+
+    def percent(self) -> str:
+        """A proportion as ``75.0 % [60.1, 85.2]``."""
+        if math.isnan(self.low):
+            return f"{100 * self.mean:.1f} %"
+        return f"{100 * self.mean:.1f} % [{100 * self.low:.1f}, {100 * self.high:.1f}]"
 
 
 @dataclass(slots=True)
@@ -227,7 +262,8 @@ class ArenaResult:
     points_per_hand: Interval
     """Side A's net points per hand (side B's is its negative)."""
     game_win_rate: Interval | None
-    """Side A's share of games won (drawn games count half)."""
+    """Side A's share of games won (drawn games count half), with its Wilson interval;
+    ``n`` is the number of games."""
     style_a: Style
     style_b: Style
     extra: dict[str, Any] = field(default_factory=dict)
@@ -235,31 +271,70 @@ class ArenaResult:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def labels(self) -> tuple[str, str]:
+        """How the output names the two sides: the levels, told apart by ``(A)`` and ``(B)``
+        when both sides play the same level."""
+        if self.a == self.b:
+            return f"{self.a} (A)", f"{self.b} (B)"
+        return self.a, self.b
+
     def lines(self) -> list[str]:
         p = self.points_per_hand
+        a, b = self.labels()
         out = [
-            f"{self.a} vs {self.b}: {self.preset}, {self.pairs} duplicate "
+            f"{a} vs {b}: {self.preset}, {self.pairs} duplicate "
             f"{'deal' if self.mode == 'deals' else 'game'} pairs, seed {self.seed}",
-            f"  points per hand  {self.a}: {p}   {self.b}: "
+            f"  points per hand  {a}: {p}   {b}: "
             f"{Interval(-p.mean, -p.high, -p.low, p.n)}   (95 % CI)",
         ]
         if self.game_win_rate is not None:
             g = self.game_win_rate
             out.append(
-                f"  game win rate    {self.a}: {100 * g.mean:.1f} % "
-                f"[{100 * g.low:.1f}, {100 * g.high:.1f}]"
+                f"  game win rate    {a}: {g.percent()} of {g.n} games   (95 % Wilson interval)"
             )
+        width = max(15, len(a), len(b))
+        heads = [h for h, _ in STYLE_COLUMNS]
+        out.append(f"  {'style':<{width}}  " + "  ".join(heads))
+        for name, s in ((a, self.style_a), (b, self.style_b)):
+            cells = [f"{cell(s):>{len(head)}}" for head, cell in STYLE_COLUMNS]
+            out.append(f"  {name:<{width}}  " + "  ".join(cells))
         out.append(
-            "  style            gin    BigGin undercut knock  undercut'd void   dw@knock length"
+            "  (gin to void: shares of the side's hands; deadwood at knock: its mean; "
+            "draws: a hand, both players)"
         )
-        for name, s in ((self.a, self.style_a), (self.b, self.style_b)):
-            out.append(
-                f"  {name:<15} {100 * s.gin:5.1f}% {100 * s.big_gin:5.1f}% "
-                f"{100 * s.undercut:6.1f}% {100 * s.knock:5.1f}% "
-                f"{100 * s.undercut_against:6.1f}%    {100 * s.void:4.1f}% "
-                f"{s.mean_deadwood_at_knock:6.2f}   {s.mean_hand_length:5.1f}"
-            )
         return out
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _num(value: float, digits: int) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+STYLE_COLUMNS: tuple[tuple[str, Callable[[Style], str]], ...] = (
+    ("gin", lambda s: _pct(s.gin)),
+    ("Big Gin", lambda s: _pct(s.big_gin)),
+    ("undercuts", lambda s: _pct(s.undercut)),
+    ("knocks", lambda s: _pct(s.knock)),
+    ("got undercut", lambda s: _pct(s.undercut_against)),
+    ("void", lambda s: _pct(s.void)),
+    ("deadwood at knock", lambda s: _num(s.mean_deadwood_at_knock, 2)),
+    ("draws", lambda s: _num(s.mean_hand_length, 1)),
+)
+"""The style table's columns: plain headings, and each side's cell."""
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN (a rate of nothing) as ``None``: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
 
 
 def _deal_worker(args: tuple[Job, int]) -> list[HandSummary]:
@@ -268,6 +343,30 @@ def _deal_worker(args: tuple[Job, int]) -> list[HandSummary]:
 
 def _game_worker(args: tuple[Job, int]) -> list[GameSummary]:
     return play_game_pair(*args)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored for a moment (only the main thread may change it; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _run(
@@ -281,7 +380,9 @@ def _run(
     from tqdm import tqdm
 
     tasks = [(job, i) for i in range(count)]
-    bar = tqdm(total=count, unit=unit, disable=not progress, smoothing=0.05)
+    # a bar only on a terminal: redirected to a log, its redraws would flood it
+    show = progress and _is_terminal(sys.stderr)
+    bar = tqdm(total=count, unit=unit, disable=not show, smoothing=0.05)
     try:
         if workers <= 1:
             for t in tasks:
@@ -289,7 +390,11 @@ def _run(
                 bar.update()
         else:
             ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(workers) as pool:
+            # the workers leave Ctrl-C to this process, which stops them (no tracebacks):
+            # ignored while they are forked, so that none is ever without the setting
+            with _sigint_ignored():
+                pool = ctx.Pool(workers, initializer=_ignore_sigint)
+            with pool:
                 for item in pool.imap(
                     func, tasks, chunksize=max(1, min(20, count // (workers * 8)))
                 ):
@@ -319,7 +424,7 @@ def run_arena(
         for pair in pairs:
             hs = [h for g in pair for h in g.hands]
             nets_per_pair.append(sum(h.net for h in hs) / max(1, len(hs)))
-        wins = [sum(g.a_won for g in pair) / 2 for pair in pairs]
+        wins = sum(g.a_won for pair in pairs for g in pair)
         return ArenaResult(
             a,
             b,
@@ -328,7 +433,7 @@ def run_arena(
             "games",
             games,
             Interval.of(nets_per_pair),
-            Interval.of(wins),
+            Interval.wilson(wins, 2 * len(pairs)),
             style_of(hands, "a"),
             style_of(hands, "b"),
         )

@@ -1,15 +1,19 @@
 """The ``ginrummy`` command line.
 
-Every command prints errors to stderr with a non-zero exit status, never a traceback.
+Every command prints errors to stderr with a non-zero exit status, never a traceback (the
+statuses are listed in :data:`EXIT_STATUSES` and in ``ginrummy --help``).
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
+import socket
 import sys
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import IO, Any
 
 import click
 
@@ -23,24 +27,85 @@ from .playout import random_game
 from .rules import Rules
 from .terminal import play
 
-F = TypeVar("F", bound=Callable[..., Any])
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+EXIT_STATUSES = """\b
+Exit status:
+  0    success (verify: every deal proven fair; play: the game left with q or
+       at the end of input; serve: stopped with Ctrl-C)
+  1    an error in the input or the run: a bad card, hand, preset or AI level, a
+       malformed, tampered or unproven record, a file that cannot be read or
+       written, a server that cannot start (port in use, database unreachable)
+  2    a usage error: an unknown command or option, a missing argument, a value
+       of the wrong kind or out of range, options that exclude each other
+  130  interrupted (Ctrl-C), but for serve
+Messages about errors go to stderr."""
+
+MAX_MESSAGE = 1000
+"""Longest error message printed, in characters (the rest is cut)."""
 
 
-def _friendly(func: F) -> F:
-    """Turn our errors into a message on stderr and exit status 1."""
+def _error(message: str) -> None:
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
+    click.echo(f"error: {message}", err=True)
 
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+
+class _Main(click.Group):
+    """The command group: our errors become ``error: ...`` on stderr and status 1, Ctrl-C
+    becomes ``interrupted`` and status 130, and an unexpected exception a one-line message
+    (``GINRUMMY_TRACEBACK=1`` shows its traceback)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
         try:
-            return func(*args, **kwargs)
+            return super().invoke(ctx)
         except GinRummyError as exc:
-            click.echo(f"error: {exc.message}", err=True)
-            sys.exit(1)
+            _error(exc.message)
+            raise click.exceptions.Exit(EXIT_ERROR) from None
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted" if _stderr_is_terminal() else "interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader of our output went away: say nothing
+                raise
+            if os.environ.get("GINRUMMY_TRACEBACK"):
+                raise
+            where = f" ({exc.filename})" if exc.filename else ""
+            _error(f"{exc.strerror or exc}{where}")
+            raise click.exceptions.Exit(EXIT_ERROR) from None
+        except Exception as exc:
+            if os.environ.get("GINRUMMY_TRACEBACK"):
+                raise
+            _error(
+                f"internal error (a bug, please report it): {type(exc).__name__}: {exc} "
+                "(GINRUMMY_TRACEBACK=1 shows where)"
+            )
+            raise click.exceptions.Exit(EXIT_ERROR) from None
 
-    return wrapper  # type: ignore[return-value]
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no stderr, or a closed one
+        return False
 
 
-def _preset_option(func: F) -> F:
+def _preset(name: str) -> Rules:
+    """The preset ``name``; an empty name is refused (not taken for the default)."""
+    if not name.strip():
+        raise GinRummyError(
+            f"no preset named (the name is empty); presets are {', '.join(Rules.PRESET_NAMES)}",
+            "rules/unknown-preset",
+        )
+    return Rules.preset(name)
+
+
+def _preset_option(func: Any) -> Any:
     return click.option(
         "--preset",
         default="tournament",
@@ -50,7 +115,11 @@ def _preset_option(func: F) -> F:
     )(func)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Main,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=EXIT_STATUSES,
+)
 @click.version_option(package_name="ginrummy")
 def main() -> None:
     """Gin Rummy: analyse hands, show rules, replay and play games.
@@ -63,6 +132,47 @@ def main() -> None:
 main.add_command(play)
 
 
+def _text_seed(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """A seed is hashed as UTF-8: refuse bytes that are not (they arrive as surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise click.BadParameter("a seed is text; this one has bytes that are not UTF-8") from None
+    return value
+
+
+def _finite(_ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """Refuse ``nan`` and ``inf``, which float() reads and a range check lets through."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number")
+    return value
+
+
+def _check_output(path: str, option: str) -> None:
+    """Refuse, before any long work, an output file that cannot be written."""
+    if not path:
+        raise GinRummyError(f"{option}: no file name given")
+    if os.path.isdir(path):
+        raise GinRummyError(f"cannot write {path}: it is a folder; give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        if os.path.exists(folder):
+            raise GinRummyError(f"cannot write {path}: {folder} is a file, not a folder")
+        raise GinRummyError(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        os.path.exists(path) and not os.access(path, os.W_OK)
+    ):
+        raise GinRummyError(f"cannot write {path}: permission denied")
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise GinRummyError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def _arrangement_lines(arr: Arrangement) -> list[str]:
     lines = [f"  meld     {format_cards(m)}" for m in arr.melds]
     dead = format_cards(arr.deadwood) if arr.deadwood else "(none)"
@@ -73,15 +183,19 @@ def _arrangement_lines(arr: Arrangement) -> list[str]:
 @main.command()
 @click.argument("cards", nargs=-1, required=True)
 @_preset_option
-@_friendly
 def analyze(cards: tuple[str, ...], preset: str) -> None:
-    """Show the deadwood-minimal arrangement of 0-11 CARDS.
+    """Show the deadwood-minimal arrangement of CARDS (1 to 11 cards).
 
-    For eleven cards also the best discard and whether the hand can knock, go gin or has
-    Big Gin. Example: ginrummy analyze "As 2s 3s 7h 7d 7c Kd Qd Jd 5c"
+    A hand is 10 cards, 11 after the draw: for eleven also the best discard and whether the
+    hand can knock, go gin or has Big Gin; fewer cards are arranged as they are. Example:
+    ginrummy analyze "As 2s 3s 7h 7d 7c Kd Qd Jd 5c"
     """
-    rules = Rules.preset(preset)
+    rules = _preset(preset)
     hand = parse_cards(" ".join(cards))
+    if not hand:
+        raise GinRummyError(
+            "no cards given; a hand is 10 cards, or 11 after the draw", "card/parse"
+        )
     if len(hand) > 11:
         raise GinRummyError(f"{len(hand)} cards given; a hand holds at most 11", "card/parse")
     mask = mask_of(hand)
@@ -105,14 +219,19 @@ def analyze(cards: tuple[str, ...], preset: str) -> None:
 
 
 @main.command(name="rules")
-@click.argument("preset", required=False, default="tournament")
+@click.argument("preset", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
-@click.option("--all", "show_all", is_flag=True, help="Print every preset.")
-@_friendly
-def rules_command(preset: str, as_json: bool, show_all: bool) -> None:
-    """Print a ruleset: PRESET is tournament (default), classic, app or parlor."""
-    names = Rules.PRESET_NAMES if show_all else (preset,)
-    chosen = [Rules.preset(n) for n in names]
+@click.option("--all", "show_all", is_flag=True, help="Print every preset (give no PRESET).")
+def rules_command(preset: str | None, as_json: bool, show_all: bool) -> None:
+    """Print a ruleset: PRESET is tournament (default), classic, app or parlor.
+
+    The options of each preset are printed here; the full rules of the game, and what each
+    option changes, are in docs/rules.md.
+    """
+    if show_all and preset is not None:
+        raise click.UsageError(f"give a PRESET or --all, not both (got {preset!r} and --all)")
+    names = Rules.PRESET_NAMES if show_all else ("tournament" if preset is None else preset,)
+    chosen = [_preset(n) for n in names]
     if as_json:
         data: Any = [r.to_dict() for r in chosen] if show_all else chosen[0].to_dict()
         click.echo(json.dumps(data, indent=2))
@@ -148,13 +267,29 @@ def _hand_lines(hand: HandState, number: int, verbose: bool) -> list[str]:
     return out
 
 
+def _read_record(path: str) -> bytes:
+    """The bytes of a record file, or of standard input for ``-``."""
+    if path == "-":
+        stream: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise GinRummyError("there is no standard input to read", "record/invalid")
+        if stream.isatty():
+            raise GinRummyError(
+                "standard input is a terminal: pipe a record into it (e.g. - < game.json)",
+                "record/invalid",
+            )
+        return rec.read_bytes(stream, "standard input")
+    if not path:
+        raise GinRummyError("no record file given (the name is empty)", "record/invalid")
+    return rec.read_bytes(path)
+
+
 @main.command()
-@click.argument("record_file", metavar="RECORD.json", type=click.Path(dir_okay=False))
+@click.argument("record_file", metavar="RECORD.json")
 @click.option("--actions/--no-actions", default=False, help="List every action.")
-@_friendly
 def replay(record_file: str, actions: bool) -> None:
-    """Verify a game record and print the game hand by hand."""
-    record = rec.load(record_file)
+    """Verify a game record and print the game hand by hand (- reads standard input)."""
+    record = rec.loads(_read_record(record_file))
     game = rec.replay(record)
     click.echo(f"rules: {record.rules.name}; first dealer seat {record.first_dealer}")
     points = [0, 0]
@@ -173,25 +308,17 @@ def replay(record_file: str, actions: bool) -> None:
 
 
 @main.command()
-@click.argument("record_file", metavar="RECORD.json", type=click.Path(dir_okay=False))
-@_friendly
+@click.argument("record_file", metavar="RECORD.json")
 def verify(record_file: str) -> None:
-    """Check that every deal of a game record was fair.
+    """Check that every deal of a game record was fair (- reads standard input).
 
     For each hand: the revealed shuffle seed matches the commitment published before the
     deal, and it reproduces the deck that was played; then the whole game is replayed. Exit
     status 0 only when every hand is proven fair.
     """
-    try:
-        with open(record_file, "rb") as f:
-            data = json.loads(f.read(rec.MAX_RECORD_BYTES + 1))
-    except OSError as exc:
-        raise GinRummyError(
-            f"cannot read {record_file}: {exc.strerror}", "record/invalid"
-        ) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise GinRummyError(f"not valid JSON: {exc}", "record/invalid") from None
-    record = rec.from_dict(data)
+    record = rec.from_dict(rec.parse_json(_read_record(record_file)))
+    if not record.hands:
+        raise GinRummyError("the record has no hands: there is no deal to verify", "record/unfair")
     failed = False
     for number, hand in enumerate(record.hands, start=1):
         if hand.seed is None or hand.commitment is None:
@@ -214,17 +341,31 @@ def verify(record_file: str) -> None:
 
 
 @main.command()
-@click.option("--seed", default="1", show_default=True, help="Seed for the deals and the moves.")
+@click.option(
+    "--seed",
+    default="1",
+    show_default=True,
+    callback=_text_seed,
+    help="Seed for the deals and the moves (any text).",
+)
 @_preset_option
-@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the record here.")
-@_friendly
+@click.option(
+    "--out",
+    "out_file",
+    metavar="FILE",
+    help="Write the record to FILE (in a folder that exists) instead of printing it (- prints it).",
+)
 def selfplay(seed: str, preset: str, out_file: str | None) -> None:
     """Play one game by random legal actions (for testing) and print or save its record."""
-    game = random_game(Rules.preset(preset), seed)
+    rules = _preset(preset)
+    if out_file == "-":
+        out_file = None
+    if out_file is not None:
+        _check_output(out_file, "--out")
+    game = random_game(rules, seed)
     text = rec.dumps(rec.record_of(game))
-    if out_file:
-        with open(out_file, "w", encoding="utf-8") as f:
-            f.write(text)
+    if out_file is not None:
+        _write(out_file, text)
         assert game.outcome is not None
         click.echo(f"{game.hand_number} hands; " + "; ".join(game.outcome.explain()))
     else:
@@ -234,19 +375,51 @@ def selfplay(seed: str, preset: str, out_file: str | None) -> None:
 @main.command()
 @click.argument("level_a", metavar="A")
 @click.argument("level_b", metavar="B")
-@click.option("--deals", type=click.IntRange(min=0), default=0, help="Duplicate deal pairs.")
-@click.option("--games", type=click.IntRange(min=0), default=0, help="Duplicate game pairs.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Play N duplicate deal pairs (200 unless --games is given).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Play N duplicate pairs of whole games to the target instead of deals.",
+)
 @_preset_option
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--seed", default="1", show_default=True)
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write results here.")
-@click.option("--progress/--no-progress", default=True, help="Show a progress bar.")
-@_friendly
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes playing at once.",
+)
+@click.option(
+    "--seed",
+    default="1",
+    show_default=True,
+    callback=_text_seed,
+    help="Seed for the deals and the AIs (any text).",
+)
+@click.option(
+    "--json",
+    "json_file",
+    metavar="FILE",
+    help="Also write the results to FILE as JSON (in a folder that exists).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=True,
+    help="Show a progress bar on stderr (only ever when stderr is a terminal).",
+)
 def arena(
     level_a: str,
     level_b: str,
-    deals: int,
-    games: int,
+    deals: int | None,
+    games: int | None,
     preset: str,
     workers: int,
     seed: str,
@@ -255,32 +428,138 @@ def arena(
 ) -> None:
     """Play AI level A against level B on duplicate deals (every deck twice, seats swapped).
 
+    A and B are levels: random, baseline, easy, normal, hard, expert or master.
+
     --deals N plays N deal pairs (default 200); --games N plays N pairs of whole games to the
     target instead. Prints points per hand with a 95 % confidence interval, the game win rate
-    (with --games) and each side's style. Reproducible from --seed whatever --workers is.
+    (with --games, with its 95 % Wilson interval) and each side's style. Reproducible from
+    --seed whatever --workers is. Ctrl-C stops the match (status 130).
     """
     from .ai import LEVELS
-    from .arena import run_arena
+    from .arena import json_safe, run_arena
 
+    if deals is not None and games is not None:
+        raise click.UsageError("give --deals or --games, not both")
     for level in (level_a, level_b):
         if level not in LEVELS:
             raise GinRummyError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
-    if deals and games:
-        raise GinRummyError("give --deals or --games, not both")
-    result = run_arena(
-        level_a,
-        level_b,
-        Rules.preset(preset),
-        deals=deals or (0 if games else 200),
-        games=games,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-    )
+    rules = _preset(preset)
+    if json_file is not None:
+        _check_output(json_file, "--json")
+    try:
+        result = run_arena(
+            level_a,
+            level_b,
+            rules,
+            deals=0 if games is not None else (deals or 200),
+            games=games or 0,
+            seed=seed,
+            workers=workers,
+            progress=progress,
+        )
+    except RuntimeError as exc:  # a hand that never ends (see arena.MAX_HAND_ACTIONS)
+        raise GinRummyError(str(exc)) from None
     click.echo("\n".join(result.lines()))
-    if json_file:
-        with open(json_file, "w", encoding="utf-8") as f:
-            json.dump(result.to_dict(), f, indent=2, default=str)
+    if json_file is not None:
+        _write(json_file, json.dumps(json_safe(result.to_dict()), indent=2, allow_nan=False))
+
+
+_DB_KINDS = "a SQLite file path or a postgresql://user@host/database URL"
+
+
+def _check_db(db: str | None) -> tuple[str, str]:
+    """The ``--db`` to open and how to show it (never its password), or a clear error: only
+    SQLite and PostgreSQL are supported, and a SQLite file goes in a folder that exists
+    (the default data folder is created)."""
+    if db is None:
+        import platformdirs
+
+        folder = platformdirs.user_data_path("ginrummy")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise GinRummyError(
+                f"cannot create the data folder {folder}: {exc.strerror or exc}"
+            ) from None
+        db = str(folder / "games.db")
+        return db, db
+    if not db.strip():
+        raise GinRummyError(f"--db is empty; give {_DB_KINDS}")
+    if "://" in db:
+        scheme, rest = db.split("://", 1)
+        # never print a password: the user and password before @, the query after ?
+        shown = f"{scheme}://{rest.rsplit('@', 1)[-1].split('?', 1)[0]}"
+        if scheme.lower() in ("postgresql", "postgresql+psycopg"):
+            return db, shown
+        hint = (
+            " (for SQLite give the file path itself)" if scheme.lower().startswith("sqlite") else ""
+        )
+        raise GinRummyError(
+            f"unsupported database {scheme}://...{hint}: SQLite and PostgreSQL are supported; "
+            f"--db takes {_DB_KINDS}"
+        )
+    path = Path(db)
+    if path.is_dir():
+        raise GinRummyError(f"--db {db} is a folder; give a file in it, e.g. {path / 'games.db'}")
+    folder = path.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise GinRummyError(f"--db {db}: {folder} is a file, not a folder")
+        raise GinRummyError(f"--db {db}: the folder {folder} does not exist (create it first)")
+    return db, db
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of a database error, without SQLAlchemy's wrapping."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip() or type(exc).__name__
+    return text.splitlines()[0].strip()
+
+
+def _check_postgres(url: str, shown: str) -> None:
+    """Connect once (giving up after 10 s) so that an unreachable server is a message."""
+    import sqlalchemy as sa
+
+    engine = None
+    try:
+        engine = sa.create_engine(
+            "postgresql+psycopg://" + url.split("://", 1)[1],
+            connect_args={"connect_timeout": 10},
+            poolclass=sa.pool.NullPool,
+        )
+        with engine.connect():
+            pass
+    except Exception as exc:
+        raise GinRummyError(f"cannot connect to the database at {shown}: {_reason(exc)}") from None
+    finally:
+        if engine is not None:
+            engine.dispose()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Bind to HOST:PORT as the server will (then let go), so that a port in use or an
+    address not of this machine is a clear error before anything is printed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            sock.bind((host, port))
+    except socket.gaierror:
+        raise GinRummyError(f"cannot listen on {host!r}: no such host or address") from None
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            what = "is already in use (another server?); choose another with --port"
+            raise GinRummyError(f"port {port} on {host} {what}") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise GinRummyError(
+                f"cannot listen on {host}: not an address of this machine"
+            ) from None
+        if exc.errno == errno.EACCES:
+            raise GinRummyError(
+                f"cannot listen on port {port}: permission denied (ports below 1024 need "
+                "special rights)"
+            ) from None
+        raise GinRummyError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 @main.command()
@@ -289,12 +568,15 @@ def arena(
 @click.option(
     "--db",
     default=None,
-    help="A SQLite file path or a postgresql://... URL (default: games.db in the user's "
-    "data directory).",
+    metavar="PATH|URL",
+    help="Where games are stored: a SQLite file path (in a folder that exists) or a "
+    "postgresql://user@host/database URL (default: games.db in the user's data directory, "
+    "created if need be).",
 )
 @click.option(
     "--max-rate",
     type=click.FloatRange(min=0.1),
+    callback=_finite,
     default=10.0,
     show_default=True,
     help="Messages a second each WebSocket may send (bursts of twice that).",
@@ -302,6 +584,7 @@ def arena(
 @click.option(
     "--http-rate",
     type=click.FloatRange(min=0.1),
+    callback=_finite,
     default=20.0,
     show_default=True,
     help="HTTP requests a second each client address may make (bursts of three times that).",
@@ -309,6 +592,7 @@ def arena(
 @click.option(
     "--create-rate",
     type=click.FloatRange(min=0.1),
+    callback=_finite,
     default=20.0,
     show_default=True,
     help="Games and players each client address may create a minute (bursts of 1.5 times).",
@@ -350,7 +634,6 @@ def arena(
     help="A web origin (https://example.org) besides the server's own whose pages may open "
     "its WebSockets (repeat for several).",
 )
-@_friendly
 def serve(
     host: str,
     port: int,
@@ -364,20 +647,24 @@ def serve(
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
 ) -> None:
-    """Start the game server on http://HOST:PORT, storing every game in --db."""
-    import platformdirs
+    """Start the game server on http://HOST:PORT, storing every game in --db.
+
+    Ctrl-C stops it (status 0).
+    """
     import uvicorn
 
-    from .server.app import create_app
+    from .server.app import configure_logging, create_app
     from .server.limits import Limits
     from .server.security import default_hosts
     from .server.service import GameService
     from .server.store import open_store
     from .server.websocket import protocol_class
 
-    if db is None:
-        db = str(platformdirs.user_data_path("ginrummy") / "games.db")
-    shown = db.split("@")[-1] if "://" in db else db  # never print a password
+    db, shown = _check_db(db)
+    _check_port(host, port)
+    configure_logging()
+    if "://" in db:
+        _check_postgres(db, shown)
     limits = Limits(
         ws_rate=max_rate,
         ws_burst=2 * max_rate,
@@ -387,13 +674,18 @@ def serve(
         create_burst=1.5 * create_rate,
         connections_per_client=connections_per_client,
     )
+    try:
+        store = open_store(db)
+    except Exception as exc:  # the driver's, SQLAlchemy's or the migrations' error
+        raise GinRummyError(f"cannot open the database at {shown}: {_reason(exc)}") from None
     app = create_app(
-        GameService(open_store(db)),
+        GameService(store),
         limits,
         allowed_hosts=default_hosts(host, allowed_hosts),
         allowed_origins=allowed_origins,
     )
-    click.echo(f"ginrummy server on http://{host}:{port}, games stored in {shown}")
+    address = f"[{host}]" if ":" in host else host
+    click.echo(f"ginrummy server on http://{address}:{port}, games stored in {shown}")
     import gc
 
     # Everything loaded so far lives as long as the server: out of the collector's sight. A
@@ -401,20 +693,25 @@ def serve(
     # youngest generation every 700 allocations cost a few percent of every move.
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        ws_max_size=limits.ws_max_frame_bytes,
-        ws_ping_interval=20,
-        ws_per_message_deflate=ws_compression,
-        ws=protocol_class(),
-        forwarded_allow_ips=forwarded_allow_ips,
-        ws_ping_timeout=20,
-        h11_max_incomplete_event_size=16 * 1024,
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            ws_max_size=limits.ws_max_frame_bytes,
+            ws_ping_interval=20,
+            ws_per_message_deflate=ws_compression,
+            ws=protocol_class(),
+            forwarded_allow_ips=forwarded_allow_ips,
+            ws_ping_timeout=20,
+            h11_max_incomplete_event_size=16 * 1024,
+        )
+    except SystemExit as exc:  # uvicorn's own "could not start" (status 3): ours is 1
+        if exc.code not in (None, 0):
+            raise GinRummyError("the server could not start (the reason is above)") from None
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

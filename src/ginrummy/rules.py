@@ -101,6 +101,11 @@ class Rules:
                 code="rules/unknown-preset",
             )
         key = name.strip().lower()
+        if not key:
+            raise RulesError(
+                f"no preset named; presets are {', '.join(cls.PRESET_NAMES)}",
+                code="rules/unknown-preset",
+            )
         if key == "default":
             key = "tournament"
         if key not in _PRESETS:

@@ -107,6 +107,32 @@ def create_app(
     return app
 
 
+class _OneLineDatabaseFaults(logging.Filter):
+    """SQLAlchemy's pool logs a connection that failed to reset (the database dropped it)
+    with its whole traceback: a fault of the database, already handled (the connection is
+    thrown away). One line says it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("sqlalchemy") and record.exc_info:
+            exc = record.exc_info[1]
+            record.msg = f"{record.getMessage()}: {type(exc).__name__}: {str(exc)[:200]}"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def configure_logging(level: int = logging.WARNING) -> None:
+    """The server's log: warnings and errors to standard error, one line each for the
+    database's faults (a bug in the server still shows its traceback, at most every 10 s)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_OneLineDatabaseFaults())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+
+
 def _settle(service: GameService) -> None:
     try:
         owed = service.settle_all()

@@ -243,13 +243,19 @@ class Store:
         return [r[0] for r in rows]
 
 
-_INSERT_MOVES = {
-    style: "INSERT INTO moves (game_id, version, seat, action, created_at) VALUES "
-    + "({})".format(", ".join([mark] * 5))
-    for style, mark in (("qmark", "?"), ("format", "%s"), ("pyformat", "%s"))
-}
-"""The moves insert in each parameter style of the drivers we use (SQLite: qmark;
-psycopg: format / pyformat)."""
+_MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+"""The positional parameter mark of each parameter style of the drivers we use (SQLite:
+qmark; psycopg: pyformat)."""
+
+
+def _insert_moves(style: str, count: int) -> str:
+    """One INSERT of ``count`` moves: a single statement (no executemany, which psycopg runs
+    in pipeline mode, and which a lost connection leaves in a state its rollback cannot
+    leave), in the driver's own parameter style, no SQL compiled per call."""
+    row = "({})".format(", ".join([_MARKS[style]] * 5))
+    return "INSERT INTO moves (game_id, version, seat, action, created_at) VALUES " + ", ".join(
+        [row] * count
+    )
 
 
 def _write_moves(
@@ -268,11 +274,10 @@ def _write_moves(
         )
     if entries:
         # the hot path of every move: the driver's own statement, no SQL compiled per call
-        rows = [
-            (game_id, version + offset, seat, action, now)
-            for offset, (seat, action) in enumerate(entries, start=1)
-        ]
-        conn.exec_driver_sql(_INSERT_MOVES[conn.dialect.paramstyle], rows)
+        values: list[Any] = []
+        for offset, (seat, action) in enumerate(entries, start=1):
+            values += (game_id, version + offset, seat, action, now)
+        conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle, len(entries)), tuple(values))
     if finished:
         conn.execute(games.update().where(games.c.id == game_id).values(finished=True))
 
@@ -330,7 +335,9 @@ def open_store(url: str) -> Store:
     SQLite file path.
     """
     if "://" not in url:
-        Path(url).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(url).parent
+        if not folder.is_dir():  # never make folders the caller did not ask for
+            raise FileNotFoundError(f"no folder {str(folder)!r} for the database {url!r}")
         url = f"sqlite:///{url}"
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
@@ -347,6 +354,12 @@ def open_store(url: str) -> Store:
         sa.event.listen(quick, "connect", _sqlite_pragmas)
         upgrade(engine)
         return Store(engine, quick)
-    engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    engine = sa.create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=10,
+        connect_args={"connect_timeout": 10},  # a host that is down: an error, not a hang
+    )
     upgrade(engine)
     return Store(engine)
