@@ -16,6 +16,7 @@ import pytest
 
 import ginrummy
 from ginrummy import record
+from ginrummy.errors import IllegalActionError
 from ginrummy.fairness import check_deal
 from ginrummy.server.service import GameService, ServiceError
 from ginrummy.server.store import open_store
@@ -141,11 +142,18 @@ def test_two_servers_racing_do_not_fork_a_game(db_url: str) -> None:
     data: dict[str, Any] = two.view(ticket.game_id, None)  # two loads the game now
     seat = data["hand"]["to_act"]
     action = one.view(ticket.game_id, tokens[seat])["hand"]["legal_actions"][0]
+    version = data["version"]
     one.act(ticket.game_id, tokens[seat], action)
-    with pytest.raises(ServiceError, match="changed meanwhile"):
-        two.act(ticket.game_id, tokens[seat], action)  # its copy was stale
-    # after the refusal it reloads: both now agree
+    # two's copy is stale: its write loses the race, it reads the game again and tries once
+    # more there, where the same move no longer fits (the seat already made it)
+    with pytest.raises(IllegalActionError):
+        two.act(ticket.game_id, tokens[seat], action)
+    with pytest.raises(ServiceError) as caught:  # made at the old version: stale
+        two.act(ticket.game_id, tokens[seat], action, version=version)
+    assert caught.value.code == "service/stale"
     assert two.view(ticket.game_id, None) == one.view(ticket.game_id, None)
+    versions = [v for v, _, _ in one.store.moves(ticket.game_id)]
+    assert versions == list(range(1, len(versions) + 1))  # one story: no fork
 
 
 def test_players_list_and_resume_their_games_and_get_statistics(db_url: str) -> None:

@@ -536,6 +536,25 @@ def _check_postgres(url: str, shown: str) -> None:
             engine.dispose()
 
 
+def _check_redis(url: str) -> str:
+    """Reach Redis once (giving up after 5 s) so that a wrong or unreachable one is a clear
+    message; returns how to show it (never a password)."""
+    import redis
+
+    shown = url.split("@", 1)[-1] if "@" in url else url
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise GinRummyError(f"--redis takes a redis://HOST:PORT/N URL, not {shown[:60]!r}")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:
+        raise GinRummyError(f"cannot reach Redis at {shown}: {_reason(exc)}") from None
+    return shown
+
+
 def _check_port(host: str, port: int) -> None:
     """Bind to HOST:PORT as the server will (then let go), so that a port in use or an
     address not of this machine is a clear error before anything is printed."""
@@ -614,6 +633,15 @@ def _check_port(host: str, port: int) -> None:
     "links.",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="redis://HOST:PORT/N: run as one of several server processes on one database "
+    "(PostgreSQL), telling each other of every stored move over Redis (docs/protocol.md). "
+    "Without it the server runs alone.",
+)
+@click.option(
     "--forwarded-allow-ips",
     default=None,
     help="Addresses of proxies in front of the server whose X-Forwarded-For header names the "
@@ -643,6 +671,7 @@ def serve(
     create_rate: float,
     connections_per_client: int,
     ws_compression: bool,
+    redis_url: str | None,
     forwarded_allow_ips: str | None,
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
@@ -665,6 +694,8 @@ def serve(
     configure_logging()
     if "://" in db:
         _check_postgres(db, shown)
+    if redis_url is not None:
+        _check_redis(redis_url)
     limits = Limits(
         ws_rate=max_rate,
         ws_burst=2 * max_rate,
@@ -683,6 +714,7 @@ def serve(
         limits,
         allowed_hosts=default_hosts(host, allowed_hosts),
         allowed_origins=allowed_origins,
+        redis_url=redis_url,
     )
     address = f"[{host}]" if ":" in host else host
     click.echo(f"ginrummy server on http://{address}:{port}, games stored in {shown}")

@@ -56,6 +56,7 @@ def create_app(
     allowed_hosts: Sequence[str] = LOOPBACK_NAMES,
     allowed_origins: Sequence[str] = (),
     fanout: FanOut | None = None,
+    redis_url: str | None = None,
     settle_on_start: bool = True,
 ) -> FastAPI:
     """The ASGI app serving ``service`` within ``limits``.
@@ -63,15 +64,21 @@ def create_app(
     ``allowed_hosts``: the ``Host`` names answered (``["*"]``: any);
     ``allowed_origins``: web origins besides the server's own whose pages may open its
     WebSockets; ``fanout``: how news of a stored change reaches the connections (default:
-    this process's own); ``settle_on_start``: do, in the background at start, every step
+    this process's own; ``redis_url``: Redis, for several processes on one database);
+    ``settle_on_start``: do, in the background at start, every step
     the server owes a game (a deal, an AI turn) left undone by a crash.
     """
     limits = limits or Limits()
     hub = Hub(service, limits)
+    if fanout is None and redis_url is not None:
+        from .redis_fanout import RedisFanOut
+
+        fanout = RedisFanOut(hub, service, redis_url)
     fanout = fanout or LocalFanOut(hub)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await fanout.start()
         if settle_on_start:
             threading.Thread(target=_settle, args=(service,), daemon=True).start()
         yield

@@ -11,8 +11,8 @@
   connection of a game its own seat's view, each seat's view built and encoded once.
 * :class:`FanOut`: how "game G is now at version V" travels from the code that stored it to
   every process holding connections of G. :class:`LocalFanOut` is the one-process case (the
-  news goes straight to this process's hub); a broker-backed one (several workers) keeps the
-  same two methods.
+  news goes straight to this process's hub); :class:`~.redis_fanout.RedisFanOut` carries it
+  between several processes.
 """
 
 from __future__ import annotations
@@ -199,6 +199,9 @@ class Hub:
 class FanOut(Protocol):
     """Carries "this game changed" to every process with connections of it."""
 
+    async def start(self) -> None:
+        """Begin (the server is starting)."""
+
     async def publish(self, game_id: str, version: int) -> None:
         """After a change to ``game_id`` (now at ``version``) was stored."""
 
@@ -211,6 +214,9 @@ class LocalFanOut:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+
+    async def start(self) -> None:
+        return None
 
     async def publish(self, game_id: str, version: int) -> None:
         await self.hub.deliver(game_id)

@@ -585,12 +585,34 @@ class GameService:
                 raise ServiceError(
                     "spectators cannot act; a seat's token is needed", "service/not-a-player"
                 )
-            return self._act(live, seat, action, version)
+            return self._act_once_more_if_beaten(live, seat, action, version)
 
     def act_for_seat(self, game_id: str, seat: int, action: str, version: int | None = None) -> int:
         """:meth:`act` for a seat already authenticated (by a connection's token)."""
         with self._game(game_id) as live:
+            return self._act_once_more_if_beaten(live, seat, action, version)
+
+    def _act_once_more_if_beaten(
+        self, live: _Live, seat: int, action: str, version: int | None
+    ) -> int:
+        """:meth:`_act`; if another server process stored a move of this game first (our
+        copy was old), once more on the game as the database now has it - where the action
+        may be refused as it would have been had it come a moment later."""
+        try:
             return self._act(live, seat, action, version)
+        except ServiceError as exc:
+            if exc.code != "service/conflict":
+                raise
+        return self._act(self._load(live.row.id), seat, action, version)
+
+    def note_version(self, game_id: str, version: int) -> None:
+        """News from another server process: the game is now at ``version`` (``-1``: its
+        seats or names changed). A copy in memory that is older is dropped, to be read
+        again from the database when next needed."""
+        with self._cache_lock:
+            live = self._live.get(game_id)
+            if live is not None and (version < 0 or live.version < version):
+                del self._live[game_id]
 
     def act_now(
         self, game_id: str, seat: int, action: str, version: int | None = None

@@ -1,0 +1,170 @@
+"""Several server processes on one PostgreSQL database, telling each other over Redis.
+
+Runs against the local PostgreSQL and Redis (``GINRUMMY_REDIS_URL``, default
+``redis://127.0.0.1:6379/0``); skipped when Redis is not reachable, unless
+``GINRUMMY_REQUIRE_REDIS=1`` (CI sets it) makes that an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection
+
+from ginrummy.server.bot import greedy_action
+from web_support import Server, free_port
+
+REDIS_URL = os.environ.get("GINRUMMY_REDIS_URL", "redis://127.0.0.1:6379/0")
+UNLIMITED = ["--max-rate", "1000", "--http-rate", "100000", "--create-rate", "100000"]
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
+            raise
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
+    return REDIS_URL
+
+
+@pytest.fixture
+def workers(pg_database: str, redis_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh PostgreSQL database and one Redis."""
+    with (
+        Server(pg_database, extra_args=["--redis", redis_url, *UNLIMITED]) as a,
+        Server(pg_database, extra_args=["--redis", redis_url, *UNLIMITED]) as b,
+    ):
+        yield a, b
+
+
+def receive(conn: ClientConnection, kind: str) -> tuple[dict[str, Any], str]:
+    """The next message of type ``kind`` and its text; an error fails the test."""
+    for _ in range(50):
+        text = conn.recv(timeout=15)
+        assert isinstance(text, str)
+        message: dict[str, Any] = json.loads(text)
+        assert message["type"] != "error", message
+        if message["type"] == kind:
+            return message, text
+    raise AssertionError(f"no {kind} message")
+
+
+def hidden_cards(view: dict[str, Any], seat: int) -> set[str]:
+    """The cards of ``seat``'s hand (from its own view) that its opponent may not know."""
+    hand = view["hand"]
+    known = set(hand["known_cards"][seat]) | set(hand["discard_pile"])
+    return set(hand["hand"]) - known
+
+
+def test_a_hand_between_two_people_on_two_workers(workers: tuple[Server, Server]) -> None:
+    a, b = workers
+    made = httpx.post(f"{a.base}/api/games", json={"opponent": "human"}, timeout=30).json()
+    game_id = made["game_id"]
+    friend = httpx.post(
+        f"{b.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
+    ).json()
+    tickets = {made["seat"]: made, friend["seat"]: friend}
+    servers = {made["seat"]: a, friend["seat"]: b}  # each person on their own worker
+    with (
+        servers[0].ws(game_id, tickets[0]["token"]) as zero,
+        servers[1].ws(game_id, tickets[1]["token"]) as one,
+    ):
+        conns = {0: zero, 1: one}
+        views = {seat: receive(conns[seat], "hello")[0]["view"] for seat in (0, 1)}
+        assert views[0]["names"] == views[1]["names"]
+        played = 0
+        texts = {0: "", 1: ""}
+        while played < 40 and not views[0]["is_over"]:
+            seat = views[0]["hand"]["to_act"]
+            version = views[seat]["version"]
+            action = greedy_action(views[seat]["hand"])
+            conns[seat].send(json.dumps({"type": "action", "action": action, "version": version}))
+            played += 1
+            for who in (0, 1):  # both see the move, whichever worker stored it
+                while True:
+                    message, text = receive(conns[who], "view")
+                    if message["view"]["version"] > version:
+                        break
+                views[who] = message["view"]
+                texts[who] = text
+            assert views[0]["version"] == views[1]["version"]
+            for who in (0, 1):  # nothing of the other's hidden hand reached this seat
+                if views[who]["hand"] is None or views[who]["hand"]["result"] is not None:
+                    continue
+                # the hand in play as this seat sees it (past hands' results show every
+                # card, rightly; the upcard field names the card turned up at the deal)
+                shown = dict(json.loads(texts[who])["view"]["hand"])
+                shown.pop("upcard")
+                seen = json.dumps(shown)
+                for card in hidden_cards(views[1 - who], 1 - who):
+                    assert f'"{card}"' not in seen, (who, card)
+        assert played >= 10
+    # both workers tell the same story
+    for srv in (a, b):
+        events = httpx.get(f"{srv.base}/api/games/{game_id}/events", timeout=30).json()
+        assert [e["version"] for e in events] == list(range(1, views[0]["version"] + 1))
+
+
+def test_a_game_against_the_ai_played_through_both_workers(
+    workers: tuple[Server, Server],
+) -> None:
+    a, b = workers
+    made = httpx.post(
+        f"{a.base}/api/games", json={"opponent": "ai", "level": "normal"}, timeout=30
+    ).json()
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    rng = random.Random(3)
+    for turn in range(30):
+        srv = (a, b)[turn % 2]  # every move through the other worker
+        view = httpx.get(f"{srv.base}/api/games/{made['game_id']}", headers=headers).json()
+        if view["is_over"]:
+            break
+        assert view["hand"]["to_act"] == made["seat"], "the game waits for the server"
+        legal = view["hand"]["legal_actions"]
+        enders = [x for x in legal if x.split()[0] in ("knock", "gin", "big-gin")]
+        r = httpx.post(
+            f"{srv.base}/api/games/{made['game_id']}/actions",
+            json={"action": rng.choice(enders or legal), "version": view["version"]},
+            headers=headers,
+            timeout=30,
+        )
+        assert r.status_code == 200, r.text
+    moves = httpx.get(f"{b.base}/api/games/{made['game_id']}/events", timeout=30).json()
+    assert [e["version"] for e in moves] == list(range(1, len(moves) + 1))  # no fork
+
+
+def test_an_unreachable_redis_is_a_clear_error(tmp_path: Any) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy.cli",
+            "serve",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--port",
+            str(free_port()),
+            "--redis",
+            "redis://127.0.0.1:1/0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
