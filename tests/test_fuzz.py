@@ -13,6 +13,7 @@ The server's own inputs are fuzzed in ``test_server_fuzz.py``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
@@ -102,9 +103,9 @@ def test_every_command_ends_in_a_documented_status_never_a_traceback(
         args = [*args, "--deals", "1"]
     if command == "play":  # against a quick level
         args = [*args, "--level", "random"]
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=WORK):  # relative paths land in a scratch folder
-        result = runner.invoke(main, [command, *args], input=stdin)
+    # relative paths land in a scratch folder, not in the checkout
+    with tempfile.TemporaryDirectory(dir=WORK) as scratch, contextlib.chdir(scratch):
+        result = CliRunner().invoke(main, [command, *args], input=stdin)
     output = result.output + (result.stderr if result.stderr_bytes is not None else "")
     assert result.exit_code in EXIT_STATUSES, (command, args, result.exit_code, output[-500:])
     assert result.exception is None or isinstance(result.exception, SystemExit), (
