@@ -107,8 +107,10 @@ def new_game(srv: Server, token: str | None = None, **body: Any) -> dict[str, An
 
 
 def two_people(srv: Server) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A game between two people: the creator's ticket (seat 0) and the joiner's (seat 1)."""
-    first = new_game(srv, opponent="human", preset="classic", seat=0)
+    """A game between two people: the creator's ticket (seat 0) and the joiner's (seat 1),
+    played to 1,000 so that no test's few dozen moves can end it (a first-hand gin can end
+    a game to 100)."""
+    first = new_game(srv, opponent="human", preset="classic", seat=0, target=1000)
     r = httpx.post(
         f"{srv.base}/api/games/{first['game_id']}/join",
         json={"invite": first["invite"]},

@@ -72,7 +72,9 @@ def hidden_cards(view: dict[str, Any], seat: int) -> set[str]:
 
 def test_a_hand_between_two_people_on_two_workers(workers: tuple[Server, Server]) -> None:
     a, b = workers
-    made = httpx.post(f"{a.base}/api/games", json={"opponent": "human"}, timeout=30).json()
+    made = httpx.post(
+        f"{a.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
+    ).json()
     game_id = made["game_id"]
     friend = httpx.post(
         f"{b.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
