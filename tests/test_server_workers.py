@@ -170,3 +170,65 @@ def test_an_unreachable_redis_is_a_clear_error(tmp_path: Any) -> None:
     assert done.returncode == 1
     assert "cannot reach Redis at redis://127.0.0.1:1/0" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_serve_with_two_workers_behind_one_port(pg_database: str, redis_url: str) -> None:
+    with Server(
+        pg_database, extra_args=["--workers", "2", "--redis", redis_url, *UNLIMITED]
+    ) as srv:
+        made = httpx.post(
+            f"{srv.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
+        ).json()
+        game_id = made["game_id"]
+        friend = httpx.post(
+            f"{srv.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
+        ).json()
+        tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
+        # several connections per seat: whichever worker each lands on, all see every move
+        with (
+            srv.ws(game_id, tokens[0]) as zero,
+            srv.ws(game_id, tokens[1]) as one,
+            srv.ws(game_id, tokens[1]) as one_again,
+            srv.ws(game_id, None) as watcher,
+        ):
+            conns = {0: zero, 1: one}
+            everyone = [zero, one, one_again, watcher]
+            views = [receive(c, "hello")[0]["view"] for c in everyone]
+            for _ in range(12):
+                seat = views[0]["hand"]["to_act"]
+                mine = views[everyone.index(conns[seat])]
+                version = mine["version"]
+                conns[seat].send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "action": greedy_action(mine["hand"]),
+                            "version": version,
+                        }
+                    )
+                )
+                for i, conn in enumerate(everyone):
+                    while views[i]["version"] <= version:
+                        views[i] = receive(conn, "view")[0]["view"]
+                assert len({v["version"] for v in views}) == 1
+        assert "Traceback" not in srv.output()
+
+
+def test_several_workers_need_redis(tmp_path: Any) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy.cli",
+            "serve",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "needs --redis" in done.stderr

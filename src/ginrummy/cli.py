@@ -633,6 +633,13 @@ def _check_port(host: str, port: int) -> None:
     "links.",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes on this machine, behind the one port (more than 1 needs --redis).",
+)
+@click.option(
     "--redis",
     "redis_url",
     default=None,
@@ -671,6 +678,7 @@ def serve(
     create_rate: float,
     connections_per_client: int,
     ws_compression: bool,
+    workers: int,
     redis_url: str | None,
     forwarded_allow_ips: str | None,
     allowed_hosts: tuple[str, ...],
@@ -689,6 +697,11 @@ def serve(
     from .server.store import open_store
     from .server.websocket import protocol_class
 
+    if workers > 1 and redis_url is None:
+        raise click.UsageError(
+            "--workers more than 1 needs --redis: the workers tell each other of every move "
+            "through it"
+        )
     db, shown = _check_db(db)
     _check_port(host, port)
     configure_logging()
@@ -709,13 +722,32 @@ def serve(
         store = open_store(db)
     except Exception as exc:  # the driver's, SQLAlchemy's or the migrations' error
         raise GinRummyError(f"cannot open the database at {shown}: {_reason(exc)}") from None
-    app = create_app(
-        GameService(store),
-        limits,
-        allowed_hosts=default_hosts(host, allowed_hosts),
-        allowed_origins=allowed_origins,
-        redis_url=redis_url,
-    )
+    hosts = default_hosts(host, allowed_hosts)
+    app: Any
+    if workers > 1:  # each worker builds its own app from these settings
+        import dataclasses
+
+        from .server.app import SERVE_SETTINGS
+
+        store.engine.dispose()
+        os.environ[SERVE_SETTINGS] = json.dumps(
+            {
+                "db": db,
+                "limits": dataclasses.asdict(limits),
+                "allowed_hosts": hosts,
+                "allowed_origins": list(allowed_origins),
+                "redis_url": redis_url,
+            }
+        )
+        app = "ginrummy.server.app:app_from_environment"
+    else:
+        app = create_app(
+            GameService(store),
+            limits,
+            allowed_hosts=hosts,
+            allowed_origins=allowed_origins,
+            redis_url=redis_url,
+        )
     address = f"[{host}]" if ":" in host else host
     click.echo(f"ginrummy server on http://{address}:{port}, games stored in {shown}")
     import gc
@@ -739,6 +771,8 @@ def serve(
             forwarded_allow_ips=forwarded_allow_ips,
             ws_ping_timeout=20,
             h11_max_incomplete_event_size=16 * 1024,
+            workers=workers if workers > 1 else None,
+            factory=workers > 1,
         )
     except SystemExit as exc:  # uvicorn's own "could not start" (status 3): ours is 1
         if exc.code not in (None, 0):

@@ -140,6 +140,38 @@ def configure_logging(level: int = logging.WARNING) -> None:
     root.setLevel(level)
 
 
+SERVE_SETTINGS = "GINRUMMY_SERVE"
+"""The environment variable through which ``serve --workers N`` gives each worker process
+its settings (JSON: ``db``, ``limits``, ``allowed_hosts``, ``allowed_origins``,
+``redis_url``)."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process of ``serve --workers N``: uvicorn starts each worker
+    and calls this by name; the settings come from :data:`SERVE_SETTINGS`."""
+    import dataclasses
+    import gc
+    import json
+    import os
+
+    from .store import open_store
+
+    settings = json.loads(os.environ[SERVE_SETTINGS])
+    configure_logging()
+    fields = {f.name for f in dataclasses.fields(Limits)}
+    limits = Limits(**{k: v for k, v in settings["limits"].items() if k in fields})
+    app = create_app(
+        GameService(open_store(settings["db"])),
+        limits,
+        allowed_hosts=settings["allowed_hosts"],
+        allowed_origins=settings["allowed_origins"],
+        redis_url=settings["redis_url"],
+    )
+    gc.freeze()  # as serve does (see there)
+    gc.set_threshold(20_000, 20, 50)
+    return app
+
+
 def _settle(service: GameService) -> None:
     try:
         owed = service.settle_all()

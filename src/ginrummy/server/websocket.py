@@ -261,25 +261,11 @@ ABORT_SECONDS = 5.0
 
 
 def protocol_class() -> Any:
-    """The WebSocket protocol for uvicorn: its own sans-I/O one, except that a connection is
-    cut (``transport.abort()``) ``ABORT_SECONDS`` after its handler returned if it is still
-    open. A client that stopped reading would otherwise hold its socket, and the send buffer
-    the kernel keeps for it, for ever: a graceful close waits for that buffer to drain. With
-    a uvicorn that lacks this protocol, its default (``"auto"``)."""
+    """The WebSocket protocol for uvicorn: :class:`~.transport.CuttingProtocol`, its own
+    sans-I/O one except that a connection still open ``ABORT_SECONDS`` after its handler
+    returned is cut; with a uvicorn that lacks that protocol, its default (``"auto"``)."""
     try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import (
-            WebSocketsSansIOProtocol,
-        )
+        from .transport import CuttingProtocol
     except ImportError:  # pragma: no cover - an older uvicorn
         return "auto"
-
-    class Protocol(WebSocketsSansIOProtocol):
-        async def run_asgi(self) -> None:
-            await super().run_asgi()
-            self.loop.call_later(ABORT_SECONDS, self._abort_if_open)
-
-        def _abort_if_open(self) -> None:
-            if not self.disconnected:
-                self.transport.abort()
-
-    return Protocol
+    return CuttingProtocol
