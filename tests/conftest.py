@@ -1,5 +1,6 @@
 """Shared fixtures: the database URLs the server tests run against."""
 
+import contextlib
 import os
 import secrets
 import sys
@@ -16,6 +17,20 @@ PG_URL = os.environ.get("GINRUMMY_PG_URL", "postgresql://postgres@127.0.0.1:5432
 
 @pytest.fixture(scope="session")
 def pg_database() -> Iterator[str]:
+    """A PostgreSQL database for the whole test session (made, and dropped after)."""
+    with _new_pg_database() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_pg_database() -> Iterator[str]:
+    """An empty PostgreSQL database of this test alone (not even migrated)."""
+    with _new_pg_database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _new_pg_database() -> Iterator[str]:
     import sqlalchemy as sa
 
     admin_url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)

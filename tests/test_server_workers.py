@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -232,3 +233,52 @@ def test_several_workers_need_redis(tmp_path: Any) -> None:
     )
     assert done.returncode == 2
     assert "needs --redis" in done.stderr
+
+
+def test_servers_starting_together_on_a_fresh_database_migrate_it_once(
+    fresh_pg_database: str,
+) -> None:
+    """Three servers started at the same moment on an empty database: the first to take
+    the migration lock creates the schema, the others wait for it and find it current."""
+    pg_database = fresh_pg_database
+    servers = [Server(pg_database) for _ in range(3)]
+    procs = []
+    try:
+        for srv in servers:  # all at once: no waiting for the first to answer
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "ginrummy.cli",
+                        "serve",
+                        "--db",
+                        pg_database,
+                        "--port",
+                        str(srv.port),
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for srv, proc in zip(servers, procs, strict=True):
+            for _ in range(300):
+                assert proc.poll() is None, proc.communicate()[0].decode()
+                try:
+                    if httpx.get(f"{srv.base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+            else:
+                raise AssertionError("a server did not start")
+        made = httpx.post(f"{servers[0].base}/api/games", json={"opponent": "ai"}, timeout=30)
+        assert made.status_code == 200
+        seen = httpx.get(f"{servers[2].base}/api/games/{made.json()['game_id']}", timeout=30)
+        assert seen.status_code == 200
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            output = proc.communicate(timeout=20)[0].decode()
+            assert "Traceback" not in output, output
