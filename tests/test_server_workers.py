@@ -282,3 +282,35 @@ def test_servers_starting_together_on_a_fresh_database_migrate_it_once(
         for proc in procs:
             output = proc.communicate(timeout=20)[0].decode()
             assert "Traceback" not in output, output
+
+
+def wait_presence(conn: ClientConnection, connected: list[bool]) -> None:
+    """Read messages until a presence message says ``connected``."""
+    for _ in range(20):
+        message, _ = receive(conn, "presence")
+        if message["connected"] == connected:
+            return
+    raise AssertionError(f"never saw presence {connected}")
+
+
+def test_presence_is_shared_between_workers(workers: tuple[Server, Server]) -> None:
+    a, b = workers
+    made = httpx.post(
+        f"{a.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
+    ).json()
+    game_id = made["game_id"]
+    friend = httpx.post(
+        f"{b.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
+    ).json()
+    tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
+    with a.ws(game_id, tokens[0]) as zero:
+        receive(zero, "hello")
+        wait_presence(zero, [True, False])
+        with b.ws(game_id, tokens[1]) as one:  # the friend, on the other worker
+            receive(one, "hello")
+            wait_presence(one, [True, True])
+            wait_presence(zero, [True, True])
+            with b.ws(game_id, None) as watcher:  # a spectator changes nobody's presence
+                receive(watcher, "hello")
+                wait_presence(watcher, [True, True])
+        wait_presence(zero, [True, False])  # the friend left the other worker

@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import anyio
@@ -111,6 +112,10 @@ class Hub:
         self.limits = limits
         self.games: dict[str, set[Connection]] = defaultdict(set)
         self.per_client: Counter[str] = Counter()
+        self.remote: dict[str, list[bool]] = {}
+        """Seats connected to other server processes, by game (told by the fan-out)."""
+        self.on_local_presence: Callable[[str, list[bool]], None] | None = None
+        """Called when the seats connected here change (the fan-out shares them)."""
 
     def add(self, game_id: str, conn: Connection) -> tuple[str, str] | None:
         """Register a connection; ``(code, message)`` if a cap refuses it."""
@@ -124,9 +129,10 @@ class Hub:
                 "ws/too-many-connections",
                 f"at most {self.limits.connections_per_client} connections from one address",
             )
-        before = self.presence(game_id)
+        before, local = self.presence(game_id), self.local_presence(game_id)
         self.games[game_id].add(conn)
         self.per_client[conn.client] += 1
+        self._local_changed(game_id, local)
         self._presence_changed(game_id, before, conn)
         return None
 
@@ -134,20 +140,43 @@ class Hub:
         conns = self.games.get(game_id)
         if conns is None or conn not in conns:
             return
-        before = self.presence(game_id)
+        before, local = self.presence(game_id), self.local_presence(game_id)
         conns.discard(conn)
         self.per_client[conn.client] -= 1
         if self.per_client[conn.client] <= 0:
             del self.per_client[conn.client]
         if not conns:
             del self.games[game_id]
+            self.remote.pop(game_id, None)
+            self._local_changed(game_id, local)
             return
+        self._local_changed(game_id, local)
         self._presence_changed(game_id, before, None)
 
-    def presence(self, game_id: str) -> list[bool]:
-        """Which seats have a connection here."""
+    def local_presence(self, game_id: str) -> list[bool]:
+        """Which seats have a connection to this process."""
         seats = {c.seat for c in self.games.get(game_id, ())}
         return [0 in seats, 1 in seats]
+
+    def presence(self, game_id: str) -> list[bool]:
+        """Which seats have a connection: here, or (as the fan-out last told) elsewhere."""
+        here = self.local_presence(game_id)
+        there = self.remote.get(game_id, [False, False])
+        return [here[0] or there[0], here[1] or there[1]]
+
+    def _local_changed(self, game_id: str, before: list[bool]) -> None:
+        now = self.local_presence(game_id)
+        if now != before and self.on_local_presence is not None:
+            self.on_local_presence(game_id, now)
+
+    def set_remote(self, game_id: str, seats: list[bool]) -> None:
+        """The seats connected to other processes now (from the fan-out); everyone here is
+        told if that changes who is connected."""
+        if game_id not in self.games:
+            return
+        before = self.presence(game_id)
+        self.remote[game_id] = seats
+        self._presence_changed(game_id, before, None)
 
     def _presence_changed(
         self, game_id: str, before: list[bool], newcomer: Connection | None

@@ -11,6 +11,11 @@ sessions.
 Redis only carries news: if it is away, moves are still stored and seen by the connections of
 the process that stored them; the others catch up when they sync (the browser syncs on its
 own after a reconnect) and the listener resubscribes by itself when Redis is back.
+
+Presence is shared the same way: each process records in a Redis hash (one per game) which
+seats are connected to it, renews that every ``HEARTBEAT_SECONDS``, and publishes a note when
+it changes; every process tells its connections the union of its own seats and the others'
+fresh ones (a process that died stops counting ``PRESENCE_SECONDS`` after its last renewal).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from typing import Any
 
 from .hub import Hub
@@ -30,6 +36,11 @@ log = logging.getLogger("ginrummy.server")
 
 RETRY_SECONDS = 1.0
 """Pause before the listener tries Redis again after losing it."""
+HEARTBEAT_SECONDS = 15.0
+"""How often a process renews the presence it shares (and rereads the others')."""
+PRESENCE_SECONDS = 45.0
+"""A process's shared presence counts this long after its last renewal (one that died
+stops counting then)."""
 
 
 def channel_for(service: GameService) -> str:
@@ -53,10 +64,73 @@ class RedisFanOut:
         """This process's name on the channel (its own news is not delivered twice)."""
         self.redis: Any = redis.asyncio.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._listener: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
         self.subscribed = asyncio.Event()
+        hub.on_local_presence = self._local_presence_changed
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    # --- presence: which seats are connected, to whichever process ---------------------------
+
+    def _presence_key(self, game_id: str) -> str:
+        return f"{self.channel}:presence:{game_id}"
+
+    def _local_presence_changed(self, game_id: str, seats: list[bool]) -> None:
+        task = asyncio.get_running_loop().create_task(self._share_presence(game_id, seats))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _share_presence(self, game_id: str, seats: list[bool]) -> None:
+        """Record this process's seats of the game in Redis, tell the others, and read
+        theirs."""
+        key = self._presence_key(game_id)
+        try:
+            if any(seats):
+                value = f"{int(seats[0])}{int(seats[1])}:{time.time():.0f}"
+                await self.redis.hset(key, self.worker, value)
+                await self.redis.expire(key, int(4 * PRESENCE_SECONDS))
+            else:
+                await self.redis.hdel(key, self.worker)
+            news = {"game": game_id, "presence": True, "from": self.worker}
+            await self.redis.publish(self.channel, json.dumps(news))
+        except Exception as exc:
+            log.warning("could not share presence on Redis: %s", type(exc).__name__)
+            return
+        await self._read_presence(game_id)
+
+    async def _read_presence(self, game_id: str) -> None:
+        """The seats the other processes hold, fresh ones only, given to the hub."""
+        try:
+            held = await self.redis.hgetall(self._presence_key(game_id))
+        except Exception as exc:
+            log.warning("could not read presence from Redis: %s", type(exc).__name__)
+            return
+        seats = [False, False]
+        now = time.time()
+        for worker, value in held.items():
+            worker_name = worker.decode() if isinstance(worker, bytes) else str(worker)
+            text = value.decode() if isinstance(value, bytes) else str(value)
+            flags, _, stamp = text.partition(":")
+            if worker_name == self.worker or len(flags) != 2 or not stamp.isdigit():
+                continue
+            if now - int(stamp) > PRESENCE_SECONDS:
+                continue  # that process has not renewed it: gone
+            seats = [seats[0] or flags[0] == "1", seats[1] or flags[1] == "1"]
+        self.hub.set_remote(game_id, seats)
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            for game_id in list(self.hub.games):
+                seats = self.hub.local_presence(game_id)
+                with contextlib.suppress(Exception):
+                    value = f"{int(seats[0])}{int(seats[1])}:{time.time():.0f}"
+                    await self.redis.hset(self._presence_key(game_id), self.worker, value)
+                    await self.redis.expire(self._presence_key(game_id), int(4 * PRESENCE_SECONDS))
+                await self._read_presence(game_id)
 
     async def publish(self, game_id: str, version: int) -> None:
         await self.hub.deliver(game_id)
@@ -90,18 +164,25 @@ class RedisFanOut:
             return
         try:
             news = json.loads(message["data"])
-            game_id, version, sender = news["game"], news["version"], news["from"]
+            game_id, version, sender = news["game"], news.get("version"), news["from"]
         except (ValueError, KeyError, TypeError):
             return  # not ours: ignore
-        if sender == self.worker or not isinstance(game_id, str) or not isinstance(version, int):
+        if sender == self.worker or not isinstance(game_id, str):
+            return
+        if news.get("presence") is True:
+            if game_id in self.hub.games:
+                await self._read_presence(game_id)
+            return
+        if not isinstance(version, int):
             return
         self.service.note_version(game_id, version)
         await self.hub.deliver(game_id)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
+        for task in (self._listener, self._heartbeat, *self._pending):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self.redis.aclose()
