@@ -64,6 +64,22 @@ def receive(conn: ClientConnection, kind: str) -> tuple[dict[str, Any], str]:
     raise AssertionError(f"no {kind} message")
 
 
+def game_between_people(
+    create_on: Server, join_on: Server
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game between two people, to 1,000 (no test's moves can end it): created through
+    one server, joined through the other; the two tickets."""
+    made: dict[str, Any] = httpx.post(
+        f"{create_on.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
+    ).json()
+    friend: dict[str, Any] = httpx.post(
+        f"{join_on.base}/api/games/{made['game_id']}/join",
+        json={"invite": made["invite"]},
+        timeout=30,
+    ).json()
+    return made, friend
+
+
 def hidden_cards(view: dict[str, Any], seat: int) -> set[str]:
     """The cards of ``seat``'s hand (from its own view) that its opponent may not know."""
     hand = view["hand"]
@@ -73,13 +89,8 @@ def hidden_cards(view: dict[str, Any], seat: int) -> set[str]:
 
 def test_a_hand_between_two_people_on_two_workers(workers: tuple[Server, Server]) -> None:
     a, b = workers
-    made = httpx.post(
-        f"{a.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
-    ).json()
+    made, friend = game_between_people(a, b)
     game_id = made["game_id"]
-    friend = httpx.post(
-        f"{b.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
-    ).json()
     tickets = {made["seat"]: made, friend["seat"]: friend}
     servers = {made["seat"]: a, friend["seat"]: b}  # each person on their own worker
     with (
@@ -177,13 +188,8 @@ def test_serve_with_two_workers_behind_one_port(pg_database: str, redis_url: str
     with Server(
         pg_database, extra_args=["--workers", "2", "--redis", redis_url, *UNLIMITED]
     ) as srv:
-        made = httpx.post(
-            f"{srv.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
-        ).json()
+        made, friend = game_between_people(srv, srv)
         game_id = made["game_id"]
-        friend = httpx.post(
-            f"{srv.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
-        ).json()
         tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
         # several connections per seat: whichever worker each lands on, all see every move
         with (
@@ -295,13 +301,8 @@ def wait_presence(conn: ClientConnection, connected: list[bool]) -> None:
 
 def test_presence_is_shared_between_workers(workers: tuple[Server, Server]) -> None:
     a, b = workers
-    made = httpx.post(
-        f"{a.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
-    ).json()
+    made, friend = game_between_people(a, b)
     game_id = made["game_id"]
-    friend = httpx.post(
-        f"{b.base}/api/games/{game_id}/join", json={"invite": made["invite"]}, timeout=30
-    ).json()
     tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
     with a.ws(game_id, tokens[0]) as zero:
         receive(zero, "hello")

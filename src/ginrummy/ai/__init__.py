@@ -33,13 +33,9 @@ LEVELS: dict[str, type[Player]] = {
 
 def player(level: str, seed: int | str | None = None) -> Player:
     """A player of ``level`` whose randomness comes only from ``seed``."""
-    try:
-        cls = LEVELS[level] if isinstance(level, str) else None
-        if cls is None:
-            raise KeyError(level)
-    except KeyError:
-        raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}") from None
-    return cls(seed)
+    if not isinstance(level, str) or level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
+    return LEVELS[level](seed)
 
 
 __all__ = ["LEVELS", "Hint", "Player", "hint", "player"]

@@ -222,8 +222,3 @@ def _errors(app: FastAPI) -> None:
             {"detail": {"code": "server/internal", "message": "the server failed; try again"}},
             status_code=500,
         )
-
-
-def app_state(app: FastAPI) -> dict[str, Any]:
-    """What tests and benchmarks may look at: the hub and the limits."""
-    return {"hub": app.state.hub, "limits": app.state.limits}

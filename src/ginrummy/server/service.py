@@ -84,6 +84,30 @@ def check_name(name: str | None) -> str | None:
     return name
 
 
+V = TypeVar("V")
+
+
+class _Recent(OrderedDict[str, V]):
+    """A dictionary of at most ``size`` entries; the least recently used go first."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def recent(self, key: str) -> V | None:
+        """The entry (now the most recently used), or None."""
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key: str, value: V) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatTicket:
     """What a player keeps: the game, their seat and its secret token."""
@@ -147,8 +171,8 @@ class GameService:
         self.cache_size = cache_size
         self.retries = retries
         self.retry_delay = retry_delay
-        self._live: OrderedDict[str, _Live] = OrderedDict()
-        self._players: OrderedDict[str, str] = OrderedDict()
+        self._live: _Recent[_Live] = _Recent(cache_size)
+        self._players: _Recent[str] = _Recent(cache_size)
         """Player token hash -> player id, for the tokens seen lately."""
         self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
             weakref.WeakValueDictionary()
@@ -178,17 +202,11 @@ class GameService:
 
     def _cached(self, game_id: str) -> _Live | None:
         with self._cache_lock:
-            live = self._live.get(game_id)
-            if live is not None:
-                self._live.move_to_end(game_id)
-            return live
+            return self._live.recent(game_id)
 
     def _remember(self, live: _Live) -> None:
         with self._cache_lock:
-            self._live[live.row.id] = live
-            self._live.move_to_end(live.row.id)
-            while len(self._live) > self.cache_size:
-                self._live.popitem(last=False)
+            self._live.keep(live.row.id, live)
 
     def _forget(self, game_id: str) -> None:
         with self._cache_lock:
@@ -351,11 +369,6 @@ class GameService:
         """The seat a token holds in a game, or ``None`` (a spectator)."""
         with self._game(game_id) as live:
             return self._seat(live, token)
-
-    def version_of(self, game_id: str) -> int:
-        """The game's version: the number of moves stored so far."""
-        with self._game(game_id) as live:
-            return live.version
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The game as the token's seat (or a spectator) may see it, as plain JSON data."""
@@ -689,66 +702,46 @@ class GameService:
         ``quick`` (from the event loop) it never waits or retries: a busy database raises
         :class:`_Busy` and nothing is stored."""
         base = live.version
-        if quick:
-            try:
-                self.store.append(
-                    live.row.id,
-                    base,
-                    plan.entries,
-                    self.clock(),
-                    plan.deals,
-                    plan.state.is_over,
-                    quick=True,
-                )
-            except IntegrityError:
-                self._forget(live.row.id)
-                raise _conflict() from None
-            except DBAPIError:
-                raise _Busy() from None
-            self._applied(live, plan)
-            return
-        delay = self.retry_delay
-        for attempt in range(self.retries + 1):
-            try:
-                self.store.append(
-                    live.row.id, base, plan.entries, self.clock(), plan.deals, plan.state.is_over
-                )
-                break
-            except IntegrityError:
-                self._forget(live.row.id)
-                raise _conflict() from None
-            except DBAPIError as exc:
-                if not is_transient(exc):
-                    self._forget(live.row.id)
+
+        def append(quick: bool = False) -> None:
+            self.store.append(
+                live.row.id,
+                base,
+                plan.entries,
+                self.clock(),
+                plan.deals,
+                plan.state.is_over,
+                quick=quick,
+            )
+
+        try:
+            if quick:
+                try:
+                    append(quick=True)
+                except IntegrityError:
                     raise
-            time.sleep(delay)
-            delay *= 2
-            outcome = self._check_stored(live.row.id, base, plan)
-            if outcome == "stored":
-                break
-            if outcome == "other":
-                self._forget(live.row.id)
-                raise _conflict()
-            if attempt == self.retries:
-                self._forget(live.row.id)
-                raise _unavailable()
+                except DBAPIError:
+                    raise _Busy() from None
+            else:
+                self._write(append, lambda: self._stored(live.row.id, base, plan))
+        except IntegrityError:
+            self._forget(live.row.id)
+            raise _conflict() from None
+        except (ServiceError, DBAPIError):
+            self._forget(live.row.id)
+            raise
         self._applied(live, plan)
 
-    def _check_stored(self, game_id: str, base: int, plan: _Plan) -> str:
-        """After a write of unknown outcome: ``"stored"`` (it committed), ``"none"`` (nothing
-        after ``base``: try again), ``"other"`` (someone else's moves) or ``"unknown"``."""
-        try:
-            after = [(s, a) for v, s, a in self.store.moves(game_id) if v > base]
-            seeds = {h: seed for h, seed, _ in self.store.deals(game_id)}
-        except DBAPIError as exc:
-            if not is_transient(exc):
-                raise
-            return "unknown"
+    def _stored(self, game_id: str, base: int, plan: _Plan) -> bool:
+        """After a write of unknown outcome: whether it committed (False: nothing after
+        ``base``, try again); someone else's moves there are a ``service/conflict``."""
+        after = [(s, a) for v, s, a in self.store.moves(game_id) if v > base]
         if not after:
-            return "none"
+            return False
+        seeds = {h: seed for h, seed, _ in self.store.deals(game_id)}
         if after == plan.entries and all(seeds.get(h) == seed for h, seed, _ in plan.deals):
-            return "stored"
-        return "other"
+            return True
+        raise _conflict()
 
     def _applied(self, live: _Live, plan: _Plan) -> None:
         """``live`` after ``plan`` was stored."""
@@ -781,17 +774,14 @@ class GameService:
 
     def _player_by_hash(self, digest: str) -> str | None:
         with self._cache_lock:
-            known = self._players.get(digest)
-            if known is not None:
-                self._players.move_to_end(digest)
-                return known
+            known = self._players.recent(digest)
+        if known is not None:
+            return known
         found = self._read(self.store.player_by_token, digest)
         if found is None:
             return None  # unknown tokens are not cached: they may be seat tokens
         with self._cache_lock:
-            self._players[digest] = found[0]
-            while len(self._players) > self.cache_size:
-                self._players.popitem(last=False)
+            self._players.keep(digest, found[0])
         return found[0]
 
     def _player(self, token: str | None) -> tuple[str, str | None]:
