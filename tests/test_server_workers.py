@@ -315,3 +315,104 @@ def test_presence_is_shared_between_workers(workers: tuple[Server, Server]) -> N
                 receive(watcher, "hello")
                 wait_presence(watcher, [True, True])
         wait_presence(zero, [True, False])  # the friend left the other worker
+
+
+def quiet(conn: ClientConnection, seconds: float) -> list[dict[str, Any]]:
+    """Every message (other than presence) that arrives within ``seconds``."""
+    got: list[dict[str, Any]] = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            text = conn.recv(timeout=left)
+        except TimeoutError:
+            break
+        message = json.loads(text)
+        if message["type"] != "presence":
+            got.append(message)
+    return got
+
+
+def test_bad_input_under_two_workers_goes_to_its_sender_only(
+    pg_database: str, redis_url: str
+) -> None:
+    """Default limits, two workers: every kind of bad message sent on one worker is answered
+    to its sender only, and nothing changes for anyone, on either worker."""
+    args = ["--redis", redis_url]
+    with Server(pg_database, extra_args=args) as a, Server(pg_database, extra_args=args) as b:
+        made = httpx.post(
+            f"{a.base}/api/games",
+            json={"opponent": "human", "target": 1000, "turn_seconds": 600},
+            timeout=30,
+        ).json()
+        friend = httpx.post(
+            f"{b.base}/api/games/{made['game_id']}/join",
+            json={"invite": made["invite"]},
+            timeout=30,
+        ).json()
+        game_id = made["game_id"]
+        tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
+        with (
+            a.ws(game_id, tokens[0]) as zero,
+            b.ws(game_id, tokens[1]) as one,
+            b.ws(game_id, "not a token") as stranger,
+        ):
+            conns = {0: zero, 1: one}
+            views = {seat: receive(conns[seat], "hello")[0]["view"] for seat in (0, 1)}
+            assert receive(stranger, "hello")[0]["seat"] is None  # a wrong token: a spectator
+            version = views[0]["version"]
+            to_act = views[0]["hand"]["to_act"]
+            waiting = conns[1 - to_act]
+
+            def answer(conn: ClientConnection, frame: str | bytes) -> dict[str, Any]:
+                conn.send(frame)
+                for _ in range(10):
+                    message: dict[str, Any] = json.loads(conn.recv(timeout=15))
+                    if message["type"] == "error":
+                        return message
+                raise AssertionError("no error answer")
+
+            bad: list[tuple[ClientConnection, str | bytes, str]] = [
+                (one, b"\x00binary", "ws/malformed"),
+                (one, "not json", "ws/malformed"),
+                (one, '{"type": "action", "action": NaN}', "ws/malformed"),
+                (one, json.dumps({"type": "x" * 3000}), "ws/too-large"),
+                (one, json.dumps({"type": "teleport"}), "ws/unknown-type"),
+                (waiting, json.dumps({"type": "action", "action": "stock"}), "action/"),
+                (conns[to_act], json.dumps({"type": "action", "action": "discard Zz"}), "action/"),
+                (
+                    conns[to_act],
+                    json.dumps({"type": "action", "action": "pass", "version": version - 1}),
+                    "service/stale",
+                ),
+                (one, json.dumps({"type": "action", "action": "claim"}), "service/cannot-claim"),
+                (
+                    stranger,
+                    json.dumps({"type": "action", "action": "pass"}),
+                    "service/not-a-player",
+                ),
+            ]
+            for conn, frame, code in bad:
+                message = answer(conn, frame)
+                assert message["code"].startswith(code), (frame, message)
+            # a flood: refused past the burst, to the flooder only
+            for _ in range(60):
+                stranger.send(json.dumps({"type": "ping"}))
+            flood = quiet(stranger, 2)
+            assert any(m.get("code") == "ws/rate-limited" for m in flood)
+            # nobody else heard anything, on either worker, and the game did not move
+            for conn in (zero, one):
+                assert [m for m in quiet(conn, 1) if m["type"] in ("view", "error")] == []
+            for srv in (a, b):
+                moves = httpx.get(f"{srv.base}/api/games/{game_id}/events", timeout=30).json()
+                assert moves[-1]["version"] == version
+            # and the game plays on
+            mine = views[to_act]
+            conns[to_act].send(
+                json.dumps(
+                    {"type": "action", "action": greedy_action(mine["hand"]), "version": version}
+                )
+            )
+            for seat in (0, 1):
+                assert receive(conns[seat], "view")[0]["view"]["version"] > version
+        for srv in (a, b):
+            assert "Traceback" not in srv.output()

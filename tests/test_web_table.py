@@ -488,6 +488,74 @@ def test_two_people_through_the_invite_link(browser: Browser, server: Server) ->
     ann.screenshot(path=str(artifact("two-people-hand-end.png")))
 
 
+def test_a_turn_timer_counts_down_plays_for_the_absent_and_is_claimed(
+    browser: Browser, server: Server
+) -> None:
+    pages = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+        p = context.new_page()
+        p.goto(server.base + "/")
+        p.wait_for_selector("#lobby:not([hidden])")
+        p.click("#settings summary")
+        p.check("#reduce-motion")
+        p.click("#settings summary")
+        pages.append(p)
+    ann, bob = pages
+    # the lobby's choice reaches the game (30 s; the test's own game below has 3 s)
+    ann.fill("#name", "Ann")
+    ann.select_option("#turn-seconds", "30")
+    ann.click("#invite-human")
+    ann.wait_for_selector("#invite-box:not([hidden])")
+    offered = ann.input_value("#invite-link").split("/join/")[1].split("#")[0]
+    view = httpx.get(f"{server.base}/api/games/{offered}", timeout=10).json()
+    assert view["timer"]["turn_seconds"] == 30
+    made = httpx.post(
+        f"{server.base}/api/games",
+        json={"opponent": "human", "target": 1000, "turn_seconds": 3, "name": "Ann"},
+        headers={"Authorization": f"Bearer {player_token(ann)}"},
+        timeout=10,
+    ).json()
+    ann.goto(f"{server.base}/game/{made['game_id']}")
+    ann.wait_for_selector("#hand .card")
+    bob.goto(f"{server.base}/join/{made['game_id']}#{made['invite']}")
+    bob.wait_for_selector("#join:not([hidden])")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-go")
+    bob.wait_for_selector("#hand .card")
+    ann.wait_for_selector("#turn-timer:not([hidden])")
+    assert re.fullmatch(r"(Your|Bob's) time: 0:0[0-3] left.*", ann.inner_text("#turn-timer"))
+    # Bob never acts: the timer plays for him; Ann plays her own turns at once
+    seat = made["seat"]
+    end = time.monotonic() + 90
+    while not ann.is_visible("#btn-claim"):
+        assert time.monotonic() < end, "no claim offered"
+        if ann.is_visible("#hand-end"):
+            ann.click("#btn-next")
+            continue
+        view = server_view(server, ann)
+        if view["hand"]["to_act"] == seat and page_version(ann) >= view["version"]:
+            before = view["version"]
+            do_by_clicks(ann, greedy_action(view["hand"]))
+            ann.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        else:
+            ann.wait_for_timeout(200)
+    assert (
+        view["timer"]["timeouts"][1 - seat] == 3 or server_view(server, ann)["timer"]["can_claim"]
+    )
+    assert "played by the timer" in ann.inner_text("#log")
+    assert not bob.is_visible("#btn-claim")
+    ann.screenshot(path=str(artifact("turn-timer-claim.png")))
+    if ann.is_visible("#hand-end"):
+        ann.click("#btn-next")
+    ann.click("#btn-claim")
+    ann.wait_for_selector("#game-end:not([hidden])")
+    assert ann.inner_text("#ge-title") == "You win the game: you claimed it"
+    bob.wait_for_selector("#game-end:not([hidden])")
+    assert bob.inner_text("#ge-title") == "Ann claimed the game"
+    assert "Your turn timed out three times in a row" in bob.inner_text("#ge-note")
+
+
 def test_hint_sort_themes_four_colours_and_large_cards(page: Page, server: Server) -> None:
     start_ai_game(page, server, level="normal")
     page.wait_for_selector("#btn-hint:not([disabled])")

@@ -13,6 +13,7 @@ The rooms of the house:
 * :mod:`.websocket`: the WebSocket of a game;
 * :mod:`.hub`: this process's connections, their send queues, presence and the fan-out of
   new versions (:class:`~.hub.FanOut`);
+* :mod:`.timers`: the turn timers (an absent seat's turn played once its deadline passes);
 * :mod:`.limits`: sizes, rates and strict JSON; :mod:`.security`: headers, hosts, origins.
 
 Protocol: ``docs/protocol.md``; the HTTP part is described by OpenAPI at ``/openapi.json``
@@ -41,6 +42,7 @@ from .limits import Limits, RequestLimits, excerpt
 from .routes import api_routes
 from .security import LOOPBACK_NAMES, SecurityHeaders
 from .service import GameService
+from .timers import TurnTimers
 from .websocket import SocketHandler, SocketRoutes
 
 log = logging.getLogger("ginrummy.server")
@@ -75,13 +77,16 @@ def create_app(
 
         fanout = RedisFanOut(hub, service, redis_url)
     fanout = fanout or LocalFanOut(hub)
+    timers = TurnTimers(service, fanout)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await fanout.start()
         if settle_on_start:
             threading.Thread(target=_settle, args=(service,), daemon=True).start()
+        await timers.start()
         yield
+        await timers.close()
         await fanout.close()
 
     app = FastAPI(
@@ -111,6 +116,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
     app.state.limits = limits
+    app.state.timers = timers
     return app
 
 

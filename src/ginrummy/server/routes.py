@@ -34,6 +34,9 @@ class NewGame(BaseModel):
     """Oklahoma (the upcard sets the knock limit) instead of the preset's choice."""
     seat: int = Field(0, ge=0, le=1)
     name: str | None = Field(None, max_length=40)
+    turn_seconds: int | None = Field(None, ge=3, le=600, strict=True)
+    """A game between people: the turn timer, 3 to 600 seconds (null: none). A seat that has
+    not acted when it runs out has its turn played by the ``normal`` AI."""
 
 
 class Join(BaseModel):
@@ -66,6 +69,7 @@ STATUS = {
     "service/already-seated": 409,
     "service/conflict": 409,
     "service/stale": 409,
+    "service/cannot-claim": 409,
     "service/unavailable": 503,
 }
 """HTTP status by error code; any other code is 400."""
@@ -141,6 +145,7 @@ def api_routes(service: GameService, fanout: FanOut) -> APIRouter:
                     seat=body.seat,
                     name=body.name,
                     player_token=bearer(authorization),
+                    turn_seconds=body.turn_seconds,
                 )
             except GinRummyError:
                 raise

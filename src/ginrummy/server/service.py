@@ -21,6 +21,13 @@
 * The AI plays through :func:`ginrummy.ai.player` with its seat's view, like a person would.
 * Games are rebuilt from the move log on first use and kept in a bounded cache (least
   recently used out); each game has its own lock, so a busy game never slows another.
+* **Turn timers.** A game between people may have ``turn_seconds``: after each move the
+  stored deadline is set for the seat to act, and :meth:`GameService.time_out` (called by the
+  server's timer task, :mod:`.timers`, in whichever process finds the deadline passed) plays
+  that seat's turn with the ``normal`` AI, stored like any move and marked ``timer``; the
+  version check makes it happen once however many processes try. After three timed-out
+  turns in a row the opponent may ``claim`` the game (a win for the claimant). The rules
+  are in ``docs/protocol.md`` ("Turn timers and claims").
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from ..fairness import commitment, new_seed
 from ..melds import arrange_mask, best_discard_mask
 from ..rules import Rules
 from ..views import event_dict, view_of
-from .store import GameRow, Store, is_transient
+from .store import KEEP, Entry, GameRow, Store, is_transient
 
 T = TypeVar("T")
 
@@ -56,6 +63,14 @@ GAME_ID = re.compile(r"[0-9a-f]{32}")
 """What a game id looks like (anything else is no game, without asking the database)."""
 MAX_NAME = 40
 """Longest player name, in characters."""
+TURN_SECONDS = (3, 600)
+"""The turn timers allowed, in seconds (least, most); none is the default."""
+CLAIM_AFTER = 3
+"""Timed-out turns in a row after which the opponent may claim the game."""
+TIMER = "timer"
+"""``played_by`` of a move the turn timer played."""
+TIMER_LEVEL = "normal"
+"""The AI level that plays a timed-out turn."""
 
 
 class ServiceError(GinRummyError):
@@ -136,6 +151,30 @@ class _Live:
     fragments: dict[str, tuple[Any, str]] = field(default_factory=dict)
     """Parts of every view that change rarely (past results, fairness, rules) as JSON text,
     each with the key it was built for."""
+    timed: set[int] = field(default_factory=set)
+    """Versions of the moves the turn timer played."""
+    hand_start: int = 0
+    """Version of the current hand's deal (its history's first event is the next move)."""
+    timeouts: tuple[int, int] = (0, 0)
+    """Per seat: its turns in a row the timer played (0 once it acts itself)."""
+    last_mover: tuple[int, str | None] | None = None
+    """(seat, played_by) of the latest move since the latest deal, for counting timeouts."""
+    claimed_by: int | None = None
+    """The seat that claimed the game (it is over, a win for that seat)."""
+    deadline: float | None = None
+    """When the seat to act must have acted (seconds since the epoch), if a timer runs."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over: played out, or claimed."""
+        return self.claimed_by is not None or self.state.is_over
+
+    def winner(self) -> int | None:
+        """The winner of a game that is over (None: drawn, or not over)."""
+        if self.claimed_by is not None:
+            return self.claimed_by
+        outcome = self.state.outcome
+        return None if outcome is None else outcome.winner
 
 
 @dataclass(slots=True)
@@ -144,8 +183,13 @@ class _Plan:
 
     state: GameState
     version: int
-    entries: list[tuple[int | None, str]] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
     deals: list[tuple[int, str, str]] = field(default_factory=list)
+    claimed_by: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.claimed_by is not None or self.state.is_over
 
 
 class GameService:
@@ -265,13 +309,16 @@ class GameService:
         seat: int = 0,
         name: str | None = None,
         player_token: str | None = None,
+        turn_seconds: int | None = None,
     ) -> SeatTicket:
         """A new game: against ``ai_level`` (the person at ``seat``) or, with no level, for two
         people (the creator at ``seat``; the other joins with the ticket's invite). The game,
-        its first deal and the AI's opening moves are stored in one transaction."""
+        its first deal and the AI's opening moves are stored in one transaction.
+        ``turn_seconds`` (games between people; see :data:`TURN_SECONDS`): the turn timer."""
         if seat not in (0, 1):
             raise ServiceError("seat must be 0 or 1", "service/bad-seat")
         name = check_name(name)
+        check_turn_seconds(turn_seconds, ai_level)
         if ai_level is not None:
             player(ai_level)  # unknown levels fail here, before anything is stored
         owner = self._player(player_token) if player_token else None
@@ -300,12 +347,13 @@ class GameService:
                 owner[0] if owner is not None and seat == 0 else None,
                 owner[0] if owner is not None and seat == 1 else None,
             ),
+            turn_seconds=turn_seconds,
         )
         live = _Live(row, GameState.new(rules, row.first_dealer), 0, [], [])
         plan = self._owed(live, _Plan(live.state, 0))
         with self._lock_of(game_id):
             self._store_new(live, plan)
-            self._applied(live, plan)
+            self._applied(live, plan, None)
             self._remember(live)
         return SeatTicket(game_id, seat, token, invite)
 
@@ -313,7 +361,7 @@ class GameService:
         """Store a new game with ``plan``, exactly once despite transient faults."""
         self._write(
             lambda: self.store.add_game(
-                live.row, self.clock(), plan.entries, plan.deals, plan.state.is_over
+                live.row, self.clock(), plan.entries, plan.deals, plan.finished
             ),
             lambda: self.store.game(live.row.id) is not None,
         )
@@ -353,8 +401,12 @@ class GameService:
             token = secrets.token_urlsafe(24)
             owner_id = None if owner is None else owner[0]
             digest = _hash(token)
+            # both seats taken: the turn timer starts
+            deadline = (
+                KEEP if row.turn_seconds is None or live.over else self.clock() + row.turn_seconds
+            )
             taken = self._write(
-                lambda: self.store.set_seat(game_id, seat, digest, name, owner_id),
+                lambda: self.store.set_seat(game_id, seat, digest, name, owner_id, deadline),
                 # after a lost answer: did our token land in the seat?
                 lambda: _stored_seat(self.store.game(game_id), seat) == digest,
             )
@@ -401,8 +453,17 @@ class GameService:
                 names=list(live.row.names),
                 ai_level=live.row.ai_level,
                 fairness=_fairness(live, finished),
+                is_over=live.over,
+                claimed_by=live.claimed_by,
+                timer=self._timer(live, seat),
             )
             state = live.state.hand
+            if data["hand"] is not None:
+                if live.claimed_by is not None:
+                    data["hand"]["legal_actions"] = []
+                for number, event in enumerate(data["hand"]["history"]):
+                    if live.hand_start + 1 + number in live.timed:
+                        event["by"] = TIMER
             if seat is not None and state is not None and not state.is_over:
                 data["hand"]["arrangement"] = _own_arrangement(state.hand_mask(seat))
             return dict(json.loads(_dumps(data)))
@@ -437,8 +498,35 @@ class GameService:
         (:meth:`_public_parts`), around the seat's own cards, legal actions, arrangement and
         history."""
         cached = live.views.get(seat)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = live.views[seat] = self._view_base(live, seat)
+        if live.row.turn_seconds is None:
+            return cached  # its "timer" is null
+        # the seconds left change by the moment: never cached
+        return f'{cached[:-1]},"timer":{_dumps(self._timer(live, seat))}}}'
+
+    def _timer(self, live: _Live, seat: int | None) -> dict[str, Any] | None:
+        """The view's ``timer``: the turn timer's seconds, the deadline of the seat to act
+        (seconds since the epoch) and the seconds left now (both null when no timer runs),
+        each seat's timed-out turns in a row, and whether ``seat`` may claim the game."""
+        turn_seconds = live.row.turn_seconds
+        if turn_seconds is None:
+            return None
+        deadline = live.deadline
+        return {
+            "turn_seconds": turn_seconds,
+            "deadline": deadline,
+            "seconds_left": None
+            if deadline is None
+            else max(0.0, round(deadline - self.clock(), 1)),
+            "timeouts": list(live.timeouts),
+            "can_claim": seat is not None
+            and not live.over
+            and live.timeouts[1 - seat] >= CLAIM_AFTER,
+        }
+
+    def _view_base(self, live: _Live, seat: int | None) -> str:
+        """:meth:`_view_text` but for the timer of a game that has one."""
         head, hand_public, tail, hand_number = self._public_parts(live)
         state = live.state.hand
         hand_text = "null"
@@ -447,16 +535,15 @@ class GameService:
             mine: dict[str, Any] = {
                 "seat": seat,
                 "hand": [str(c) for c in own.hand],
-                "legal_actions": list(own.legal_actions),
+                "legal_actions": [] if live.claimed_by is not None else list(own.legal_actions),
             }
             if seat is not None and not state.is_over:
                 mine["arrangement"] = _own_arrangement(state.hand_mask(seat))
             history = self._history_text(live, seat, hand_number, own.history)
             hand_text = f'{_dumps(mine)[:-1]},"history":{history},{hand_public}}}'
         shown = "null" if seat is None else str(seat)
-        text = f'{{"seat":{shown},{head},"hand":{hand_text}{tail}}}'
-        live.views[seat] = text
-        return text
+        timer = ',"timer":null' if live.row.turn_seconds is None else ""
+        return f'{{"seat":{shown},{head},"hand":{hand_text}{tail}{timer}}}'
 
     def _public_parts(self, live: _Live) -> tuple[str, str | None, str, int]:
         """What every seat's view of this version shares, as pieces of JSON text: the game's
@@ -472,8 +559,9 @@ class GameService:
             "hands_won": list(view.hands_won),
             "hand_number": view.hand_number,
             "next_dealer": view.next_dealer,
-            "is_over": view.is_over,
+            "is_over": live.over,
             "outcome": None if view.outcome is None else view.outcome.to_dict(),
+            "claimed_by": live.claimed_by,
             "version": live.version,
             "game_id": live.row.id,
             "names": list(live.row.names),
@@ -514,7 +602,11 @@ class GameService:
         if cached is not None and cached[0][0] == hand_number and cached[0][1] <= len(events):
             known, text = cached[0][1], cached[1]
         if known < len(events):
-            added = ",".join(_dumps(event_dict(e)) for e in events[known:])
+            start = live.hand_start + 1  # the version of the hand's first event
+            added = ",".join(
+                _dumps(_marked(event_dict(e), start + number in live.timed))
+                for number, e in enumerate(events[known:], start=known)
+            )
             text = f"[{added}]" if known == 0 else f"{text[:-1]},{added}]"
             live.fragments[name] = ((hand_number, len(events)), text)
         return text
@@ -564,12 +656,18 @@ class GameService:
         return dict(hands[number - 1])
 
     def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
-        """Moves after version ``since``: ``{"version", "seat", "action"}``. Public as they
-        are: an action's text never names a hidden card (a stock draw is just ``stock``), and
-        a ``deal`` carries no card; cards reach a seat only through its view."""
+        """Moves after version ``since``: ``{"version", "seat", "action", "by"}`` (``by``:
+        ``"timer"`` for a move the turn timer played, else null). Public as they are: an
+        action's text never names a hidden card (a stock draw is just ``stock``), and a
+        ``deal`` carries no card; cards reach a seat only through its view."""
         with self._game(game_id) as live:
             return [
-                {"version": v, "seat": seat, "action": action}
+                {
+                    "version": v,
+                    "seat": seat,
+                    "action": action,
+                    "by": TIMER if v in live.timed else None,
+                }
                 for v, seat, action in live.log[max(0, since) :]
             ]
 
@@ -578,11 +676,14 @@ class GameService:
         from ..record import record_of
 
         with self._game(game_id) as live:
-            if not live.state.is_over:
+            if not live.over:
                 raise ServiceError(
                     "the game is not over: its record would show hidden cards", "service/not-over"
                 )
-            return record_of(live.state).to_dict()
+            record = record_of(live.state).to_dict()
+            if live.claimed_by is not None:
+                record["claimed_by"] = live.claimed_by  # ended by a claim, mid-hand
+            return record
 
     # --- acting ---------------------------------------------------------------------------
 
@@ -658,30 +759,84 @@ class GameService:
                 f"at {version}); sync and try again",
                 "service/stale",
             )
-        if live.state.is_over:
+        if live.over:
             raise IllegalActionError("the game is over", code="game/over")
         # steps still owed from before (if settling on load failed) go first, in this transaction
         plan = self._owed(live, _Plan(live.state, live.version))
         if plan.state.is_over:
             raise IllegalActionError("the game is over", code="game/over")
-        state = plan.state.apply(action, seat)  # raises without side effects
-        plan = _Plan(state, plan.version + 1, [*plan.entries, (seat, action)], plan.deals)
-        plan = self._owed(live, plan)
+        if action == "claim":
+            self._check_claim(live, seat)
+            plan.entries.append((seat, action, None))
+            plan.version += 1
+            plan.claimed_by = seat
+        else:
+            state = plan.state.apply(action, seat)  # raises without side effects
+            plan = _Plan(state, plan.version + 1, [*plan.entries, (seat, action, None)], plan.deals)
+            plan = self._owed(live, plan)
         self._store_steps(live, plan, quick)
         return live.version
+
+    @staticmethod
+    def _check_claim(live: _Live, seat: int) -> None:
+        """A :class:`ServiceError` unless ``seat`` may claim the game now."""
+        if live.row.turn_seconds is None:
+            raise ServiceError(
+                "only a game with a turn timer can be claimed", "service/cannot-claim"
+            )
+        missed = live.timeouts[1 - seat]
+        if missed < CLAIM_AFTER:
+            raise ServiceError(
+                f"a game can be claimed once the opponent's turn has timed out {CLAIM_AFTER} "
+                f"times in a row ({missed} so far)",
+                "service/cannot-claim",
+            )
+
+    def time_out(self, game_id: str, deadline: float | None = None) -> int | None:
+        """Play the turn of the seat to act with the ``normal`` AI if its deadline has
+        passed: every action it has to make until the other seat is to act (or the hand
+        ends), stored with any new deal in one transaction, each marked ``timer``. Returns
+        the new version, or None when there was nothing to do (no timer, not due yet, or
+        another process or the person was first: the version check decides).
+        ``deadline``: the deadline the caller found stored; a copy in memory with another
+        is read again first."""
+        with self._game(game_id) as live:
+            if deadline is not None and live.deadline != deadline:
+                self._forget(game_id)  # ours may be old
+                live = self._load(game_id)
+            if live.over or live.deadline is None or live.deadline > self.clock():
+                return None
+            plan = self._owed(live, _Plan(live.state, live.version))
+            seat = plan.state.to_act
+            while not plan.state.is_over and not plan.state.needs_deal:
+                hand = plan.state.hand
+                if hand is None or plan.state.to_act != seat:
+                    break
+                bot = player(TIMER_LEVEL, f"{game_id}/{plan.version}/{TIMER}")
+                action = bot.choose(hand.view(seat))
+                plan.entries.append((seat, action, TIMER))
+                plan.state, plan.version = plan.state.apply(action, seat), plan.version + 1
+            plan = self._owed(live, plan)
+            try:
+                self._store_steps(live, plan)
+            except ServiceError as exc:
+                if exc.code == "service/conflict":
+                    return None  # the game moved meanwhile: its deadline moved with it
+                raise
+            return live.version
 
     def _owed(self, live: _Live, plan: _Plan) -> _Plan:
         """``plan`` followed by every step the server owes after it: deals when a hand is
         needed and the AI's turns, until a person is to act or the game is over."""
         for _ in range(10_000):
             state = plan.state
-            if state.is_over:
+            if state.is_over or live.claimed_by is not None:
                 return plan
             if state.needs_deal:
                 seed = new_seed()
                 dealt = state.deal_seeded(seed)
                 plan.deals.append((dealt.hand_number, seed, commitment(seed)))
-                plan.entries.append((None, "deal"))
+                plan.entries.append((None, "deal", None))
                 plan.state, plan.version = dealt, plan.version + 1
                 continue
             ai_seat = live.row.ai_seat
@@ -691,7 +846,7 @@ class GameService:
             assert hand_state is not None and live.row.ai_level is not None
             bot = player(live.row.ai_level, f"{live.row.id}/{plan.version}")
             action = bot.choose(hand_state.view(ai_seat))
-            plan.entries.append((ai_seat, action))
+            plan.entries.append((ai_seat, action, None))
             plan.state, plan.version = state.apply(action, ai_seat), plan.version + 1
         raise RuntimeError("the AI did not finish its turns")  # pragma: no cover
 
@@ -702,16 +857,19 @@ class GameService:
         ``quick`` (from the event loop) it never waits or retries: a busy database raises
         :class:`_Busy` and nothing is stored."""
         base = live.version
+        now = self.clock()
+        deadline = self._deadline(live, plan, now)
 
         def append(quick: bool = False) -> None:
             self.store.append(
                 live.row.id,
                 base,
                 plan.entries,
-                self.clock(),
+                now,
                 plan.deals,
-                plan.state.is_over,
+                plan.finished,
                 quick=quick,
+                deadline=deadline,
             )
 
         try:
@@ -730,12 +888,25 @@ class GameService:
         except (ServiceError, DBAPIError):
             self._forget(live.row.id)
             raise
-        self._applied(live, plan)
+        self._applied(live, plan, deadline)
+
+    def _deadline(self, live: _Live, plan: _Plan, now: float) -> float | None:
+        """The game's deadline once ``plan`` is stored (:data:`~.store.KEEP`: no timer): the
+        turn's seconds from ``now``; none once the game is over, while a seat is empty, or
+        while both seats have timed out :data:`CLAIM_AFTER` times in a row (nobody is there:
+        the game waits for whoever comes back)."""
+        turn_seconds = live.row.turn_seconds
+        if turn_seconds is None:
+            return KEEP  # type: ignore[no-any-return]
+        timeouts, _ = _count_timeouts(live.timeouts, live.last_mover, plan.entries)
+        if plan.finished or None in live.row.tokens or min(timeouts) >= CLAIM_AFTER:
+            return None
+        return now + turn_seconds
 
     def _stored(self, game_id: str, base: int, plan: _Plan) -> bool:
         """After a write of unknown outcome: whether it committed (False: nothing after
         ``base``, try again); someone else's moves there are a ``service/conflict``."""
-        after = [(s, a) for v, s, a in self.store.moves(game_id) if v > base]
+        after = [(s, a, by) for v, s, a, by in self.store.log(game_id) if v > base]
         if not after:
             return False
         seeds = {h: seed for h, seed, _ in self.store.deals(game_id)}
@@ -743,15 +914,18 @@ class GameService:
             return True
         raise _conflict()
 
-    def _applied(self, live: _Live, plan: _Plan) -> None:
-        """``live`` after ``plan`` was stored."""
-        for offset, (seat, action) in enumerate(plan.entries, start=1):
-            live.log.append((live.version + offset, seat, action))
+    def _applied(self, live: _Live, plan: _Plan, deadline: float | None) -> None:
+        """``live`` after ``plan`` was stored with ``deadline``."""
+        _note_moves(live, live.version, plan.entries)
         for _, seed, digest in plan.deals:
             live.seeds.append(seed)
             live.commitments.append(digest)
         live.state = plan.state
         live.version = plan.version
+        if plan.claimed_by is not None:
+            live.claimed_by = plan.claimed_by
+        if deadline is not KEEP:
+            live.deadline = deadline
         live.views = {}
 
     # --- loading --------------------------------------------------------------------------
@@ -816,7 +990,6 @@ class GameService:
             with self._game(game_id) as live:
                 seat = 0 if live.row.players[0] == player_id else 1
                 state = live.state
-                outcome = state.outcome
                 out.append(
                     {
                         "game_id": game_id,
@@ -826,8 +999,9 @@ class GameService:
                         "ai_level": live.row.ai_level,
                         "points": list(state.points),
                         "hands_won": list(state.hands_won),
-                        "finished": state.is_over,
-                        "winner": None if outcome is None else outcome.winner,
+                        "finished": live.over,
+                        "winner": live.winner(),
+                        "claimed_by": live.claimed_by,
                         "version": live.version,
                     }
                 )
@@ -843,11 +1017,12 @@ class GameService:
             with self._game(game_id) as live:
                 state = live.state
                 seat = 0 if live.row.players[0] == player_id else 1
-            if not state.is_over or state.outcome is None:
+                over, winner = live.over, live.winner()
+            if not over:
                 continue
             games += 1
-            wins += state.outcome.winner == seat
-            drawn += state.outcome.winner is None
+            wins += winner == seat
+            drawn += winner is None
             points += state.points[seat]
             for result in state.results:
                 if result.knocker == seat and result.kind in ("gin", "big-gin"):
@@ -886,14 +1061,19 @@ class GameService:
         deals = self._read(self.store.deals, game_id)
         seeds = [seed for _, seed, _ in deals]
         commitments = [c for _, _, c in deals]
-        log = self._read(self.store.moves, game_id)
-        for _, seat, action in log:
+        log = self._read(self.store.log, game_id)
+        claimed_by = None
+        for _, seat, action, _ in log:
             if action == "deal":
                 state = state.deal_seeded(seeds[state.hand_number])
+            elif action == "claim":
+                claimed_by = seat
             else:
                 state = state.apply(action, seat)
         version = log[-1][0] if log else 0
-        live = _Live(row, state, version, seeds, commitments, list(log))
+        live = _Live(row, state, version, seeds, commitments, deadline=row.deadline)
+        _note_moves(live, 0, [(seat, action, by) for _, seat, action, by in log])
+        live.claimed_by = claimed_by
         plan = self._owed(live, _Plan(state, version))
         if plan.entries:
             try:
@@ -935,6 +1115,66 @@ def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:
         }
         for number in range(1, len(live.commitments) + 1)
     ]
+
+
+def check_turn_seconds(turn_seconds: Any, ai_level: str | None = None) -> None:
+    """A :class:`ServiceError` unless ``turn_seconds`` is a turn timer a game may have."""
+    if turn_seconds is None:
+        return
+    least, most = TURN_SECONDS
+    if type(turn_seconds) is not int or not least <= turn_seconds <= most:
+        raise ServiceError(
+            f"turn_seconds is a whole number of seconds from {least} to {most}, or null",
+            "service/bad-timer",
+        )
+    if ai_level is not None:
+        raise ServiceError(
+            "turn timers are for games between people (the AI never keeps anyone waiting)",
+            "service/bad-timer",
+        )
+
+
+def _count_timeouts(
+    timeouts: tuple[int, int],
+    last: tuple[int, str | None] | None,
+    entries: list[Entry],
+) -> tuple[tuple[int, int], tuple[int, str | None] | None]:
+    """Each seat's timed-out turns in a row after ``entries``, and the new latest mover.
+
+    A timer move starts a timed-out turn unless the move before it was the timer's for the
+    same seat (the draw and the discard of one turn); a seat's own move ends its run."""
+    counts = list(timeouts)
+    for seat, _action, by in entries:
+        if seat is None:  # a deal: a new hand, so a new turn
+            last = None
+            continue
+        if by == TIMER:
+            if last != (seat, TIMER):
+                counts[seat] += 1
+        else:
+            counts[seat] = 0
+        last = (seat, by)
+    return (counts[0], counts[1]), last
+
+
+def _note_moves(live: _Live, base: int, entries: list[Entry]) -> None:
+    """``live``'s log, timer marks, hand start and timeout counts after ``entries`` were
+    stored after version ``base``."""
+    for offset, (seat, action, by) in enumerate(entries, start=1):
+        version = base + offset
+        live.log.append((version, seat, action))
+        if by == TIMER:
+            live.timed.add(version)
+        if action == "deal":
+            live.hand_start = version
+    live.timeouts, live.last_mover = _count_timeouts(live.timeouts, live.last_mover, entries)
+
+
+def _marked(event: dict[str, Any], by_timer: bool) -> dict[str, Any]:
+    """A history event, with ``"by": "timer"`` if the turn timer played it."""
+    if by_timer:
+        event["by"] = TIMER
+    return event
 
 
 def _dumps(data: Any) -> str:

@@ -39,9 +39,13 @@ games = sa.Table(
     sa.Column("finished", sa.Boolean, nullable=False, default=False),
     sa.Column("player0", sa.String(32), nullable=True, index=True),
     sa.Column("player1", sa.String(32), nullable=True, index=True),
+    sa.Column("turn_seconds", sa.Integer, nullable=True),
+    sa.Column("deadline", sa.Float, nullable=True, index=True),
 )
 """One row per game. Seat tokens and the invite are stored as SHA-256 hashes; ``player0``
-and ``player1`` name the players holding the seats, when known."""
+and ``player1`` name the players holding the seats, when known. ``turn_seconds`` is the
+game's turn timer (null: none) and ``deadline`` the time (seconds since the epoch) by which
+the seat to act must act before the timer plays for it (null: no timer running)."""
 
 players = sa.Table(
     "players",
@@ -71,8 +75,17 @@ moves = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("played_by", sa.String(8), nullable=True),
 )
-"""Every accepted move in order: ``deal`` (seat null) or an action in the engine notation."""
+"""Every accepted move in order: ``deal`` (seat null), an action in the engine notation, or
+``claim`` (the game claimed after the opponent's timeouts). ``played_by`` is ``timer`` for a
+move the turn timer played for an absent seat, else null."""
+
+Entry = tuple[int | None, str, str | None]
+"""A move to store: (seat, action, played_by)."""
+
+KEEP: Any = ...
+"""For a ``deadline`` argument: leave the stored deadline as it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,8 @@ class GameRow:
     names: tuple[str | None, str | None]
     finished: bool
     players: tuple[str | None, str | None] = (None, None)
+    turn_seconds: int | None = None
+    deadline: float | None = None
 
 
 class Store:
@@ -108,7 +123,7 @@ class Store:
         self,
         row: GameRow,
         created_at: float,
-        entries: Sequence[tuple[int | None, str]] = (),
+        entries: Sequence[Entry] = (),
         new_deals: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
     ) -> None:
@@ -131,9 +146,11 @@ class Store:
                     finished=row.finished,
                     player0=row.players[0],
                     player1=row.players[1],
+                    turn_seconds=row.turn_seconds,
+                    deadline=row.deadline,
                 )
             )
-            _write_moves(conn, row.id, 0, entries, created_at, new_deals, finished)
+            _write_moves(conn, row.id, 0, entries, created_at, new_deals, finished, KEEP)
 
     def game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
@@ -151,14 +168,29 @@ class Store:
             names=(r["name0"], r["name1"]),
             finished=bool(r["finished"]),
             players=(r["player0"], r["player1"]),
+            turn_seconds=r["turn_seconds"],
+            deadline=r["deadline"],
         )
 
     def set_seat(
-        self, game_id: str, seat: int, token: str, name: str | None, player: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        token: str,
+        name: str | None,
+        player: str | None = None,
+        deadline: float | None = KEEP,
     ) -> bool:
-        """Fill an empty seat (joining by invite); False if it was taken meanwhile."""
+        """Fill an empty seat (joining by invite), and set the game's ``deadline`` unless it
+        is :data:`KEEP`; False if the seat was taken meanwhile."""
         token_col = games.c.token0 if seat == 0 else games.c.token1
-        values = {f"token{seat}": token, f"name{seat}": name, f"player{seat}": player}
+        values: dict[str, Any] = {
+            f"token{seat}": token,
+            f"name{seat}": name,
+            f"player{seat}": player,
+        }
+        if deadline is not KEEP:
+            values["deadline"] = deadline
         with self.engine.begin() as conn:
             done = conn.execute(
                 games.update().where(games.c.id == game_id, token_col.is_(None)).values(**values)
@@ -169,13 +201,15 @@ class Store:
         self,
         game_id: str,
         version: int,
-        entries: Sequence[tuple[int | None, str]],
+        entries: Sequence[Entry],
         now: float,
         new_deals: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
         quick: bool = False,
+        deadline: float | None = KEEP,
     ) -> None:
-        """Store moves ``version+1, version+2, ...`` (and new deals' seeds) in one transaction.
+        """Store moves ``version+1, version+2, ...`` (and new deals' seeds) in one transaction,
+        with the game's new ``deadline`` unless it is :data:`KEEP`.
 
         Raises :class:`sqlalchemy.exc.IntegrityError` if another writer stored any of these
         versions first (the primary key is the version check), and nothing is stored. With
@@ -185,17 +219,33 @@ class Store:
         """
         engine = self.quick_engine if quick and self.quick_engine is not None else self.engine
         with engine.begin() as conn:
-            _write_moves(conn, game_id, version, entries, now, new_deals, finished)
+            _write_moves(conn, game_id, version, entries, now, new_deals, finished, deadline)
 
     def moves(self, game_id: str) -> list[tuple[int, int | None, str]]:
         """Every move of a game in order: (version, seat, action)."""
+        return [(v, s, a) for v, s, a, _ in self.log(game_id)]
+
+    def log(self, game_id: str) -> list[tuple[int, int | None, str, str | None]]:
+        """Every move of a game in order: (version, seat, action, played_by)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(moves.c.version, moves.c.seat, moves.c.action)
+                sa.select(moves.c.version, moves.c.seat, moves.c.action, moves.c.played_by)
                 .where(moves.c.game_id == game_id)
                 .order_by(moves.c.version)
             ).all()
-        return [(int(v), s, a) for v, s, a in rows]
+        return [(int(v), s, a, by) for v, s, a, by in rows]
+
+    def due_games(self, horizon: float) -> list[tuple[str, float]]:
+        """``(id, deadline)`` of every game whose turn deadline is at or before ``horizon``
+        (seconds since the epoch), soonest first: what the turn timers look for."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(games.c.id, games.c.deadline)
+                .where(games.c.deadline <= horizon)
+                .order_by(games.c.deadline)
+                .limit(1000)
+            ).all()
+        return [(r[0], float(r[1])) for r in rows]
 
     def deals(self, game_id: str) -> list[tuple[int, str, str]]:
         """Every deal of a game in order: (hand number, seed, commitment)."""
@@ -252,9 +302,10 @@ def _insert_moves(style: str, count: int) -> str:
     """One INSERT of ``count`` moves: a single statement (no executemany, which psycopg runs
     in pipeline mode, and which a lost connection leaves in a state its rollback cannot
     leave), in the driver's own parameter style, no SQL compiled per call."""
-    row = "({})".format(", ".join([_MARKS[style]] * 5))
-    return "INSERT INTO moves (game_id, version, seat, action, created_at) VALUES " + ", ".join(
-        [row] * count
+    row = "({})".format(", ".join([_MARKS[style]] * 6))
+    return (
+        "INSERT INTO moves (game_id, version, seat, action, created_at, played_by) VALUES "
+        + ", ".join([row] * count)
     )
 
 
@@ -262,10 +313,11 @@ def _write_moves(
     conn: sa.Connection,
     game_id: str,
     version: int,
-    entries: Sequence[tuple[int | None, str]],
+    entries: Sequence[Entry],
     now: float,
     new_deals: Sequence[tuple[int, str, str]],
     finished: bool,
+    deadline: float | None,
 ) -> None:
     if new_deals:
         conn.execute(
@@ -275,11 +327,16 @@ def _write_moves(
     if entries:
         # the hot path of every move: the driver's own statement, no SQL compiled per call
         values: list[Any] = []
-        for offset, (seat, action) in enumerate(entries, start=1):
-            values += (game_id, version + offset, seat, action, now)
+        for offset, (seat, action, played_by) in enumerate(entries, start=1):
+            values += (game_id, version + offset, seat, action, now, played_by)
         conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle, len(entries)), tuple(values))
+    changes: dict[str, Any] = {}
     if finished:
-        conn.execute(games.update().where(games.c.id == game_id).values(finished=True))
+        changes.update(finished=True, deadline=None)
+    elif deadline is not KEEP:
+        changes["deadline"] = deadline
+    if changes:
+        conn.execute(games.update().where(games.c.id == game_id).values(**changes))
 
 
 def is_transient(exc: BaseException) -> bool:

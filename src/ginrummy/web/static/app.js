@@ -32,6 +32,7 @@ const S = {
   focusCard: null,
   customOrder: null,
   pending: null, // the action sent and not yet answered
+  timerEnd: null, // performance.now() when the turn timer runs out (null: no timer runs)
   lastActionAt: 0,
   endQueue: [],
   showingEnd: null,
@@ -131,6 +132,7 @@ async function openLobby() {
   $("#preset").value = store.get("preset", "tournament");
   $("#game-target").value = store.get("target", "");
   $("#oklahoma").checked = store.get("oklahoma") === "1";
+  $("#turn-seconds").value = store.get("turnSeconds", "");
   $("#invite-box").hidden = true;
   $("#lobby-error").textContent = "";
   try {
@@ -171,6 +173,7 @@ function lobbyChoices() {
   store.set("preset", $("#preset").value);
   store.set("target", $("#game-target").value);
   store.set("oklahoma", $("#oklahoma").checked ? "1" : "0");
+  store.set("turnSeconds", $("#turn-seconds").value);
   const choices = { name: name || null, level: $("#level").value, preset: $("#preset").value };
   if ($("#game-target").value) choices.target = Number($("#game-target").value);
   if ($("#oklahoma").checked) choices.oklahoma = true;
@@ -192,6 +195,8 @@ $("#invite-human").addEventListener("click", async () => {
   const c = lobbyChoices();
   try {
     const { level: _, ...rules } = c;
+    // a turn timer keeps an absent friend from stalling the game (the AI never does)
+    if ($("#turn-seconds").value) rules.turn_seconds = Number($("#turn-seconds").value);
     const made = await api("POST", "/api/games", { opponent: "human", ...rules });
     // The invite travels in the fragment: browsers never send it to the server in the URL.
     $("#invite-link").value = `${location.origin}/join/${made.game_id}#${made.invite}`;
@@ -397,6 +402,7 @@ function send(action) {
 
 function receiveView(view) {
   const old = S.view;
+  const receivedAt = performance.now();
   // Pace the opponent's moves: a reply that arrives at once is shown after a short beat.
   const since = performance.now() - S.lastActionAt;
   const theirMove = old && view.version > old.version && lastMover(view) !== S.seat;
@@ -410,6 +416,9 @@ function receiveView(view) {
     S.pending = null;
     if (old && view.version !== old.version) setStatus("");
     S.view = view;
+    // the turn timer counts down from what was left when the server sent the view
+    const left = view.timer ? view.timer.seconds_left : null;
+    S.timerEnd = left === null ? null : receivedAt + left * 1000;
     rememberDeal(view);
     noteEvents(old, view);
     queueHandEnds(view);
@@ -435,6 +444,11 @@ function rememberDeal(view) {
 }
 
 function describe(event, view) {
+  const text = describeAction(event, view);
+  return event.by === "timer" ? `${text.slice(0, -1)} (time ran out: played by the timer).` : text;
+}
+
+function describeAction(event, view) {
   const who = event.seat === S.seat ? "You" : view.names[event.seat] || "Opponent";
   const [kind, card] = event.action.split(" ");
   const c = card ? cardText(card) : event.card ? cardText(event.card) : "";
@@ -697,6 +711,8 @@ function render(old) {
 
   // turn
   $("#turn").textContent = turnText(v, L);
+  renderTimer();
+  $("#btn-claim").hidden = !(v.timer && v.timer.can_claim);
   const invite = S.seat !== null && !v.names[opp] ? store.get(`invite.${v.game_id}`) : null;
   $("#invite-reminder").hidden = !invite;
   $("#invite-reminder-link").textContent = invite || "";
@@ -756,7 +772,7 @@ function seatName(v, seat) {
 }
 
 function turnText(v, L) {
-  if (v.is_over) return "The game is over.";
+  if (v.is_over) return v.claimed_by === null ? "The game is over." : `${seatName(v, v.claimed_by)} claimed the game.`;
   const h = v.hand;
   const opp = 1 - (S.seat ?? 0);
   if (S.seat !== null && !v.names[opp]) {
@@ -773,6 +789,26 @@ function turnText(v, L) {
   if (L.knock.size) return "Your turn: discard, or knock.";
   return "Your turn: discard a card (select it, then click it again or drag it to the pile).";
 }
+
+/** The turn timer's countdown: whose turn and the time left (hidden when no timer runs). */
+function renderTimer() {
+  const el = $("#turn-timer");
+  const v = S.view;
+  if (!v || !v.timer || S.timerEnd === null || v.is_over || !v.hand) {
+    el.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((S.timerEnd - performance.now()) / 1000));
+  const whose = v.hand.to_act === S.seat ? "Your time" : `${seatName(v, v.hand.to_act)}'s time`;
+  const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const missed = v.timer.timeouts[v.hand.to_act];
+  el.textContent = `${whose}: ${clock} left${missed ? ` · timed out ${missed} in a row` : ""}`;
+  el.classList.toggle("low", left <= 10);
+  el.hidden = false;
+}
+setInterval(renderTimer, 250);
+
+$("#btn-claim").addEventListener("click", () => send("claim"));
 
 function renderPresence() {
   const v = S.view;
@@ -1237,6 +1273,7 @@ function showGameEnd() {
   const o = v.outcome;
   const me = S.seat ?? 0, opp = 1 - me;
   const name = (seat) => (seat === S.seat ? "You" : v.names[seat] || "Opponent");
+  if (v.claimed_by !== null) return showClaimEnd(v, name);
   $("#ge-title").textContent = o.winner === null ? "A drawn game" : o.winner === S.seat ? "You win the game!" : `${name(o.winner)} wins the game`;
   const doubled = o.shutout && v.rules.shutout === "double-hand-points";
   const rows = [
@@ -1262,6 +1299,20 @@ function showGameEnd() {
   ($("#btn-again").hidden ? $("#btn-lobby") : $("#btn-again")).focus();
   sound.play(o.winner === S.seat ? "win" : "knock");
 }
+/** The end of a game claimed after the opponent's turn timed out three times in a row. */
+function showClaimEnd(v, name) {
+  const winner = v.claimed_by, loser = 1 - winner;
+  $("#ge-title").textContent = winner === S.seat ? "You win the game: you claimed it" : `${name(winner)} claimed the game`;
+  $("#bonus-table").innerHTML = "";
+  const me = S.seat ?? 0, opp = 1 - me;
+  $("#ge-note").textContent = `${loser === S.seat ? "Your" : `${name(loser)}'s`} turn timed out three times in a row, so the game was claimed. Points when it ended: ${v.points[me]} – ${v.points[opp]}.`;
+  $("#btn-again").hidden = true;
+  $("#game-end").hidden = false;
+  syncInert();
+  $("#btn-lobby").focus();
+  sound.play(winner === S.seat ? "win" : "knock");
+}
+
 $("#btn-lobby").addEventListener("click", () => navigate("/"));
 $("#btn-again").addEventListener("click", async () => {
   // the same opponent and rules again
