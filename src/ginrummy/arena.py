@@ -376,6 +376,7 @@ def _run(
     workers: int,
     progress: bool,
     unit: str,
+    cluster: str | None = None,
 ) -> Iterator[Any]:
     from tqdm import tqdm
 
@@ -384,7 +385,11 @@ def _run(
     show = progress and _is_terminal(sys.stderr)
     bar = tqdm(total=count, unit=unit, disable=not show, smoothing=0.05)
     try:
-        if workers <= 1:
+        if cluster is not None:
+            from .cluster import map_on_cluster
+
+            yield from map_on_cluster(func, tasks, cluster, bar.update)
+        elif workers <= 1:
             for t in tasks:
                 yield func(t)
                 bar.update()
@@ -414,11 +419,19 @@ def run_arena(
     seed: str = "1",
     workers: int = 1,
     progress: bool = False,
+    cluster: str | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` duplicate deal pairs, or ``games`` duplicate game pairs, A against B."""
+    """Play ``deals`` duplicate deal pairs, or ``games`` duplicate game pairs, A against B.
+
+    ``cluster`` (instead of ``workers``): run them on a Dask cluster, ``local:N`` or a
+    scheduler's address (:mod:`ginrummy.cluster`); the result is the serial run's."""
     job = Job(a, b, rules, str(seed))
+    if cluster is not None:
+        from .cluster import check_cluster
+
+        check_cluster(cluster)  # before anything runs
     if games:
-        pairs = list(_run(_game_worker, job, games, workers, progress, "game pair"))
+        pairs = list(_run(_game_worker, job, games, workers, progress, "game pair", cluster))
         hands = [h for pair in pairs for g in pair for h in g.hands]
         nets_per_pair = []
         for pair in pairs:
@@ -437,7 +450,7 @@ def run_arena(
             style_of(hands, "a"),
             style_of(hands, "b"),
         )
-    deal_pairs = list(_run(_deal_worker, job, deals, workers, progress, "deal pair"))
+    deal_pairs = list(_run(_deal_worker, job, deals, workers, progress, "deal pair", cluster))
     hands = [h for pair in deal_pairs for h in pair]
     nets = [(pair[0].net + pair[1].net) / 2 for pair in deal_pairs]
     return ArenaResult(

@@ -398,6 +398,14 @@ def selfplay(seed: str, preset: str, out_file: str | None) -> None:
     help="Processes playing at once.",
 )
 @click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    default=None,
+    help="Play on a Dask cluster instead: local:N (N worker processes here) or a "
+    "scheduler's address, tcp://HOST:8786. Same results as a serial run. Needs "
+    "pip install 'ginrummy[cluster]'.",
+)
+@click.option(
     "--seed",
     default="1",
     show_default=True,
@@ -422,6 +430,7 @@ def arena(
     games: int | None,
     preset: str,
     workers: int,
+    cluster: str | None,
     seed: str,
     json_file: str | None,
     progress: bool,
@@ -446,6 +455,12 @@ def arena(
     rules = _preset(preset)
     if json_file is not None:
         _check_output(json_file, "--json")
+    if cluster is not None:
+        from .cluster import check_cluster
+
+        if workers != 1:
+            raise click.UsageError("give --workers or --cluster, not both")
+        check_cluster(cluster)
     try:
         result = run_arena(
             level_a,
@@ -456,6 +471,7 @@ def arena(
             seed=seed,
             workers=workers,
             progress=progress,
+            cluster=cluster,
         )
     except RuntimeError as exc:  # a hand that never ends (see arena.MAX_HAND_ACTIONS)
         raise GinRummyError(str(exc)) from None
