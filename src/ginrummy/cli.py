@@ -437,21 +437,25 @@ def arena(
 ) -> None:
     """Play AI level A against level B on duplicate deals (every deck twice, seats swapped).
 
-    A and B are levels: random, baseline, easy, normal, hard, expert or master.
+    A and B are levels: random, baseline, easy, normal, hard, expert or master (and, for
+    measuring, style-knock, style-gin, style-undercut and master-2026-11).
 
     --deals N plays N deal pairs (default 200); --games N plays N pairs of whole games to the
     target instead. Prints points per hand with a 95 % confidence interval, the game win rate
     (with --games, with its 95 % Wilson interval) and each side's style. Reproducible from
     --seed whatever --workers is. Ctrl-C stops the match (status 130).
     """
-    from .ai import LEVELS
+    from .ai import LEVELS, TEST_LEVELS
     from .arena import json_safe, run_arena
 
     if deals is not None and games is not None:
         raise click.UsageError("give --deals or --games, not both")
     for level in (level_a, level_b):
-        if level not in LEVELS:
-            raise GinRummyError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
+        if level not in LEVELS and level not in TEST_LEVELS:
+            raise GinRummyError(
+                f"unknown AI level {level!r}; levels are {', '.join(LEVELS)} (and for "
+                f"measuring: {', '.join(TEST_LEVELS)})"
+            )
     rules = _preset(preset)
     if json_file is not None:
         _check_output(json_file, "--json")

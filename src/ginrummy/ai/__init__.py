@@ -18,6 +18,7 @@ from .hints import Hint, hint
 from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
+from .styles import GinOnlyPlayer, KnockAtOncePlayer, Master202611, UndercutterPlayer
 
 LEVELS: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -30,12 +31,23 @@ LEVELS: dict[str, type[Player]] = {
 }
 """Every level by name, weakest first (``random`` and ``baseline`` are for testing)."""
 
+TEST_LEVELS: dict[str, type[Player]] = {
+    "style-knock": KnockAtOncePlayer,
+    "style-gin": GinOnlyPlayer,
+    "style-undercut": UndercutterPlayer,
+    "master-2026-11": Master202611,
+}
+"""Players for measuring and testing (:mod:`.styles`): fixed styles and frozen levels. The
+arena plays them by name; the table and ``play`` do not offer them."""
+
 
 def player(level: str, seed: int | str | None = None) -> Player:
-    """A player of ``level`` whose randomness comes only from ``seed``."""
-    if not isinstance(level, str) or level not in LEVELS:
+    """A player of ``level`` (or of :data:`TEST_LEVELS`) whose randomness comes only from
+    ``seed``."""
+    found = LEVELS.get(level) or TEST_LEVELS.get(level) if isinstance(level, str) else None
+    if found is None:
         raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
-    return LEVELS[level](seed)
+    return found(seed)
 
 
-__all__ = ["LEVELS", "Hint", "Player", "hint", "player"]
+__all__ = ["LEVELS", "TEST_LEVELS", "Hint", "Player", "hint", "player"]

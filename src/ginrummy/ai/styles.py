@@ -1,0 +1,64 @@
+"""Players for testing: fixed, very different styles, and frozen earlier levels.
+
+Not offered to people (not in :data:`~ginrummy.ai.LEVELS`); the arena and tests use them by
+name (:data:`~ginrummy.ai.TEST_LEVELS`). The styles play like ``expert`` in everything but
+when they end a hand, so a measure against them isolates that one trait:
+
+* ``style-knock`` knocks at the first chance, with the least deadwood;
+* ``style-gin`` never knocks: it plays every hand for gin;
+* ``style-undercut`` never knocks either, and always discards to the least deadwood, sitting
+  low so that a knock against it is undercut.
+
+``master-2026-11`` is ``master`` as it played in November 2026 (level with the EAAI-2021
+champion's program), kept to measure its successors against. Its decisions are pinned by
+``tests/test_ai_frozen.py``: a change that alters them must first move the old code here.
+"""
+
+from __future__ import annotations
+
+from .base import least_deadwood_discard
+from .evaluate import OpponentModel
+from .knowledge import Knowledge
+from .master import MasterPlayer
+from .strong import ExpertPlayer, NormalPlayer
+
+
+class KnockAtOncePlayer(ExpertPlayer):
+    """``expert`` that knocks whenever it may (the least deadwood), never playing on."""
+
+    level = "style-knock"
+
+    def knock_choice(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> str | None:
+        return NormalPlayer.knock_choice(self, k, options, model)
+
+
+class GinOnlyPlayer(ExpertPlayer):
+    """``expert`` that never knocks: gin or nothing."""
+
+    level = "style-gin"
+
+    def knock_choice(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> str | None:
+        ending = NormalPlayer.knock_choice(self, k, options, model)
+        return ending if ending is not None and ending.startswith("gin") else None
+
+
+class UndercutterPlayer(GinOnlyPlayer):
+    """Never knocks and keeps its deadwood as low as it can, to undercut a knock."""
+
+    level = "style-undercut"
+
+    def best_discard(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> int:
+        card, _ = least_deadwood_discard(options)
+        return card
+
+
+class Master202611(MasterPlayer):
+    """``master`` as of November 2026 (see the module's notes)."""
+
+    level = "master-2026-11"

@@ -1,0 +1,79 @@
+"""``master-2026-11`` is frozen: its decisions on fixed deals are pinned by a digest.
+
+If this fails, a change altered how ``master-2026-11`` plays (through code it shares with
+the current levels). Do not update the digests: move the old behaviour into
+``ginrummy/ai/styles.py`` (copy what changed) so the frozen level plays as it did, and keep
+measuring new levels against it. The digests were taken when the level was frozen
+(2026-12-01), when it played exactly as ``master`` did."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import ginrummy
+from ginrummy.ai import player
+from ginrummy.cards import shuffled_deck
+from ginrummy.engine.game import GameState, cut_for_deal
+from ginrummy.engine.hand import deal
+
+FROZEN = "master-2026-11"
+DEAL_DIGESTS = {
+    "classic": "42e8098dabcdefe5e58cc0fe0e5bba7499608b7aac4c8556367ad8f86cc9a70d",
+    "tournament": "6f225d841718239183d397fb06ec744fcede3134a32f27f86caa6749820f9388",
+}
+GAME_DIGEST = "956724b50b7cf63cd3c1f7d628b71be7ffdd95a78db9bee488f49e9128870067"
+
+
+def digest(actions: list[str]) -> str:
+    return hashlib.sha256(" ".join(actions).encode()).hexdigest()
+
+
+def deal_actions(level: str, preset: str, pairs: int = 8) -> list[str]:
+    """Every action of ``pairs`` duplicate deal pairs of ``level`` against ``expert``."""
+    rules = ginrummy.Rules.preset(preset)
+    out = []
+    for i in range(pairs):
+        deck = shuffled_deck(f"frozen/{preset}/{i}")
+        for seat in (0, 1):
+            players = {
+                seat: player(level, f"frozen/{i}/{seat}"),
+                1 - seat: player("expert", f"frozen/{i}/{seat}/e"),
+            }
+            state = deal(rules, i % 2, deck)
+            while not state.is_over:
+                to_act = state.to_act
+                assert to_act is not None
+                action = players[to_act].choose(state.view(to_act))
+                out.append(action)
+                state = state.apply(action, to_act)
+    return out
+
+
+def game_actions(level: str) -> list[str]:
+    """Every action of a whole tournament game (scores matter to how master values a hand)."""
+    rules = ginrummy.Rules.preset("tournament")
+    players = {0: player(level, "frozen/game/0"), 1: player("expert", "frozen/game/1")}
+    game = GameState.new(rules, cut_for_deal("frozen/game"))
+    out = []
+    while not game.is_over:
+        if game.needs_deal:
+            game = game.deal_seeded(f"frozen/game/hand/{game.hand_number}")
+            continue
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        seat = hand.to_act
+        action = players[seat].choose(hand.view(seat))
+        out.append(action)
+        game = game.apply(action, seat)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_the_frozen_master_plays_as_it_did(preset: str) -> None:
+    assert digest(deal_actions(FROZEN, preset)) == DEAL_DIGESTS[preset]
+
+
+def test_the_frozen_master_plays_a_whole_game_as_it_did() -> None:
+    assert digest(game_actions(FROZEN)) == GAME_DIGEST
