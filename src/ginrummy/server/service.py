@@ -526,7 +526,8 @@ class GameService:
         }
 
     def _view_base(self, live: _Live, seat: int | None) -> str:
-        """:meth:`_view_text` but for the timer of a game that has one."""
+        """The view as :meth:`_view_text` gives it, less the ``timer`` of a game that has
+        one (its seconds left change by the moment, so it is added at each sending)."""
         head, hand_public, tail, hand_number = self._public_parts(live)
         state = live.state.hand
         hand_text = "null"
