@@ -121,6 +121,40 @@ def test_every_view_field_holds_what_its_name_says() -> None:
         "hands_won": (0, 0),
         "hand_number": 1,
         "result": None,
+        "past_hands": (),
     }
     assert v._fields == tuple(expected)
     assert v._asdict() == expected
+
+
+def test_past_hands_show_finished_hands_whole_and_nothing_of_the_hand_in_play() -> None:
+    from ginrummy.ai import player
+
+    game = ginrummy.GameState.new(ginrummy.Rules.preset("tournament"), 0)
+    bots = {0: player("easy", 1), 1: player("easy", 2)}
+    seen_hands = 0
+    while not game.is_over and game.hand_number < 4:
+        if game.needs_deal:
+            game = game.deal_seeded(f"past/{game.hand_number}")
+            continue
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        view = hand.view(hand.to_act)
+        past = view.past_hands
+        assert len(past) == len(game.finished_hands) == game.hand_number - 1
+        for seen, finished in zip(past, game.finished_hands, strict=True):
+            assert seen.dealer == finished.dealer and seen.result == finished.result
+            assert seen.history == finished.history  # every card, stock draws too
+            # the hands as dealt, played through the history, end as the result shows them
+            held = [set(seen.dealt[0]), set(seen.dealt[1])]
+            assert len(held[0]) == len(held[1]) == 10
+            for event in seen.history:
+                if event.card is not None:
+                    held[event.seat].add(event.card)
+                if event.action.split()[0] in ("discard", "knock", "gin"):
+                    held[event.seat].discard(ginrummy.parse_card(event.action.split()[1]))
+            assert held == [set(finished.hand(0)), set(finished.hand(1))]
+        seen_hands = max(seen_hands, len(past))
+        game = game.apply(bots[hand.to_act].choose(view), hand.to_act)
+    assert seen_hands >= 2
+    assert "past_hands" not in json.dumps(game.view(0).to_dict())

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from .cards import DECK, Card, cards_tuple
 from .engine.game import GameOutcome, GameState
-from .engine.hand import _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE, Event, HandState, Phase
+from .engine.hand import _PUBLIC_0, _PUBLIC_1, _PUBLIC_NONE, Event, HandState, PastHand, Phase
 from .engine.result import HandResult
 from .melds import Arrangement, arrange_mask
 from .rules import Rules
@@ -65,6 +65,10 @@ class PlayerView(NamedTuple):
     hand_number: int
     result: HandResult | None
     """Once the hand is over: the result, with both hands revealed."""
+    past_hands: tuple[PastHand, ...] = ()
+    """The game's finished hands, all their cards revealed (public once each hand is over):
+    what a player learns its opponent's style from. Not in :meth:`to_dict` (a server
+    serves past hands' records on their own)."""
 
     @property
     def opponent(self) -> int | None:
@@ -165,6 +169,7 @@ def view_of(state: HandState, seat: int | None) -> PlayerView:
             ctx.hands_won,
             ctx.hand_number,
             state._result,
+            ctx.past,
         ),
     )
 

@@ -5,7 +5,7 @@ Pure and I/O-free. It never imports views, AI, server or CLI (``HandState.view``
 """
 
 from .game import GameOutcome, GameState, cut_for_deal, hand_seed, score_game
-from .hand import Event, GameContext, HandState, Phase, deal, new_hand
+from .hand import Event, GameContext, HandState, PastHand, Phase, deal, new_hand
 from .result import RESULT_KINDS, HandResult
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "GameState",
     "HandResult",
     "HandState",
+    "PastHand",
     "Phase",
     "cut_for_deal",
     "deal",

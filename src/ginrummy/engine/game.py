@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, shuffled_deck
 from ..errors import GameOverError, IllegalActionError, SetupError
 from ..rules import Rules, Shutout, WinnerRule
-from .hand import GameContext, HandState, deal
+from .hand import GameContext, HandState, PastHand, deal
 from .result import HandResult
 
 if TYPE_CHECKING:
@@ -298,7 +298,19 @@ class GameState:
             raise GameOverError("the game is over; no more hands")
         if not self.needs_deal:
             raise IllegalActionError("the current hand is not over", code="game/hand-in-play")
-        context = GameContext(self._points, self._hands_won, len(self._decks) + 1)
+        past: tuple[PastHand, ...] = ()
+        previous = self._current
+        if previous is not None and previous.result is not None:
+            dealt = deal(self._rules, previous.dealer, self._decks[-1])
+            seen = PastHand(
+                previous.dealer,
+                (dealt.hand(0), dealt.hand(1)),
+                dealt.upcard,
+                previous.history,
+                previous.result,
+            )
+            past = (*previous.context.past, seen)
+        context = GameContext(self._points, self._hands_won, len(self._decks) + 1, past)
         hand = deal(self._rules, self.next_dealer, cards, context)
         game = self._copy()
         if self._current is not None:

@@ -96,12 +96,28 @@ class Event(NamedTuple):
     card: Card | None
 
 
+class PastHand(NamedTuple):
+    """A finished hand of the game, as anyone may see it once it is over (its seed, so its
+    whole deck, is revealed then): how it was dealt, every action with every card, and the
+    result. What a player may learn its opponent's style from."""
+
+    dealer: int
+    dealt: tuple[tuple[Card, ...], tuple[Card, ...]]
+    """Each seat's ten cards as dealt."""
+    upcard: Card
+    history: tuple[Event, ...]
+    """Every action, a stock draw's card included."""
+    result: HandResult
+
+
 class GameContext(NamedTuple):
-    """The game around a hand, for views: scores before this hand."""
+    """The game around a hand, for views: scores before this hand, and the hands before it."""
 
     points: tuple[int, int] = (0, 0)
     hands_won: tuple[int, int] = (0, 0)
     hand_number: int = 1
+    past: tuple[PastHand, ...] = ()
+    """The game's finished hands, oldest first."""
 
 
 # The history is a linked list of nodes [previous, event, drawer, count, then caches of the
