@@ -409,6 +409,29 @@ def _run(
         bar.close()
 
 
+def game_pairs(
+    job: Job, count: int, workers: int = 1, progress: bool = False, cluster: str | None = None
+) -> list[list[GameSummary]]:
+    """Game pairs ``0 .. count-1`` of ``job`` (each as :func:`play_game_pair` gives it), on
+    ``workers`` processes or a ``cluster``; the same whichever."""
+    if cluster is not None:
+        from .cluster import check_cluster
+
+        check_cluster(cluster)  # before anything runs
+    return list(_run(_game_worker, job, count, workers, progress, "game pair", cluster))
+
+
+def deal_pairs_of(
+    job: Job, count: int, workers: int = 1, progress: bool = False, cluster: str | None = None
+) -> list[list[HandSummary]]:
+    """Deal pairs ``0 .. count-1`` of ``job`` (:func:`play_deal_pair`), as :func:`game_pairs`."""
+    if cluster is not None:
+        from .cluster import check_cluster
+
+        check_cluster(cluster)
+    return list(_run(_deal_worker, job, count, workers, progress, "deal pair", cluster))
+
+
 def run_arena(
     a: str,
     b: str,
@@ -426,12 +449,8 @@ def run_arena(
     ``cluster`` (instead of ``workers``): run them on a Dask cluster, ``local:N`` or a
     scheduler's address (:mod:`ginrummy.cluster`); the result is the serial run's."""
     job = Job(a, b, rules, str(seed))
-    if cluster is not None:
-        from .cluster import check_cluster
-
-        check_cluster(cluster)  # before anything runs
     if games:
-        pairs = list(_run(_game_worker, job, games, workers, progress, "game pair", cluster))
+        pairs = game_pairs(job, games, workers, progress, cluster)
         hands = [h for pair in pairs for g in pair for h in g.hands]
         nets_per_pair = []
         for pair in pairs:
@@ -450,7 +469,7 @@ def run_arena(
             style_of(hands, "a"),
             style_of(hands, "b"),
         )
-    deal_pairs = list(_run(_deal_worker, job, deals, workers, progress, "deal pair", cluster))
+    deal_pairs = deal_pairs_of(job, deals, workers, progress, cluster)
     hands = [h for pair in deal_pairs for h in pair]
     nets = [(pair[0].net + pair[1].net) / 2 for pair in deal_pairs]
     return ArenaResult(

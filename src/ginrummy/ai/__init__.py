@@ -18,7 +18,13 @@ from .hints import Hint, hint
 from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
-from .styles import GinOnlyPlayer, KnockAtOncePlayer, Master202611, UndercutterPlayer
+from .styles import (
+    FixedMasterPlayer,
+    GinOnlyPlayer,
+    KnockAtOncePlayer,
+    Master202611,
+    UndercutterPlayer,
+)
 
 LEVELS: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -36,6 +42,7 @@ TEST_LEVELS: dict[str, type[Player]] = {
     "style-gin": GinOnlyPlayer,
     "style-undercut": UndercutterPlayer,
     "master-2026-11": Master202611,
+    "master-fixed": FixedMasterPlayer,
 }
 """Players for measuring and testing (:mod:`.styles`): fixed styles and frozen levels. The
 arena plays them by name; the table and ``play`` do not offer them."""

@@ -164,15 +164,24 @@ class OpponentModel:
         return hand
 
     def deals(
-        self, rng: random.Random, count: int, sharpness: float, oversample: int = 4
+        self,
+        rng: random.Random,
+        count: int,
+        sharpness: float,
+        oversample: int = 4,
+        above: int = -1,
     ) -> list[tuple[int, list[int]]]:
         """``count`` plausible full deals: (opponent hand, stock order top first).
 
         Candidate hands come from :meth:`sample_hand`; since an opponent keeps its good cards,
         a candidate is then kept with weight ``exp(-sharpness * deadwood)`` (resampling), and
-        the stock is a random order of the rest of the unseen cards.
+        the stock is a random order of the rest of the unseen cards. ``above``: only hands
+        with more deadwood than that (an opponent known to knock whenever it can, which has
+        just discarded instead), unless no candidate has.
         """
         pool = [self.sample_hand(rng) for _ in range(count * oversample)]
+        if above >= 0:
+            pool = [h for h in pool if deadwood_mask(h) > above] or pool
         if sharpness > 0:
             weights = [math.exp(-sharpness * deadwood_mask(h)) for h in pool]
             chosen = rng.choices(pool, weights, k=count)

@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..cards import cards_of
 from ..melds import deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
+from .adapt import opponent_style
 from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
 from .knowledge import Knowledge
 from .sim import Scoring, playout, score_knock
@@ -76,6 +77,39 @@ class MasterPlayer(ExpertPlayer):
     """How many of the expert's best discards the two-draw search compares."""
     discard_margin = 4.0
     """How close (in the expert's score) a discard must be to the best to be compared."""
+    adapt = True
+    """Whether the searches use what the game's finished hands show of the opponent's
+    knocking (:mod:`.adapt`): against one that knocks whenever it can, its hand after a
+    discard is dealt with more deadwood than the limit; against one that plays on when it
+    could knock, its side of a playout plays for gin."""
+    adapt_evidence = 4
+    """Knock chances of the opponent's to see before adapting."""
+    always_knocks = 0.85
+    """A knock rate (when it can) at or above which the opponent is taken to knock at once."""
+    never_knocks = 0.25
+    """A knock rate at or below which the opponent is taken to play for gin."""
+
+    def opponent_deals(
+        self,
+        k: Knowledge,
+        model: OpponentModel,
+        rng: random.Random,
+        count: int,
+        sharpness: float,
+    ) -> list[tuple[int, list[int]]]:
+        if self.adapt and k.opp_discarded:
+            style = opponent_style(k.view)
+            if style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks:
+                # it has just discarded instead of knocking: it could not knock
+                return model.deals(rng, count, sharpness, above=k.knock_limit)
+        return model.deals(rng, count, sharpness)
+
+    def playout_limits(self, k: Knowledge) -> tuple[int, int] | None:
+        if self.adapt:
+            style = opponent_style(k.view)
+            if style.chances >= self.adapt_evidence and style.knock_rate <= self.never_knocks:
+                return (k.knock_limit, 0)
+        return None
 
     def utility(self, k: Knowledge, points: int) -> float:
         target = k.rules.target
@@ -102,14 +136,16 @@ class MasterPlayer(ExpertPlayer):
     ) -> float:
         """The value (:meth:`utility`) of a playout from the opponent's draw, this seat having
         kept ``mine`` and discarded ``top``."""
-        return self.utility(k, playout((mine, opp), stock, top, 1, sc))
+        return self.utility(
+            k, playout((mine, opp), stock, top, 1, sc, knock_at=self.playout_limits(k))
+        )
 
     def search_deals(self, k: Knowledge, model: OpponentModel) -> list[tuple[int, list[int]]]:
         """The deals of a searched decision, from a random source seeded by the player's seed
         and the position (so a search leaves the player's own random stream untouched)."""
         sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
         rng = random.Random(f"{self.seed}/search/{k.turn}/{k.hand}/{k.top}/{k.taken}")
-        return model.deals(rng, self.search_samples, sharpness)
+        return self.opponent_deals(k, model, rng, self.search_samples, sharpness)
 
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
         if k.top < 0:
@@ -229,4 +265,5 @@ class MasterPlayer(ExpertPlayer):
         player's seed and the position (like :meth:`search_deals`)."""
         sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
         rng = random.Random(f"{self.seed}/knock/{k.turn}/{k.hand}/{k.top}")
-        return [opp for opp, _ in model.deals(rng, self.knock_samples, sharpness)]
+        deals = self.opponent_deals(k, model, rng, self.knock_samples, sharpness)
+        return [opp for opp, _ in deals]

@@ -56,13 +56,16 @@ def playout(
     to_move: int,
     sc: Scoring,
     max_turns: int = 60,
+    knock_at: tuple[int, int] | None = None,
 ) -> int:
     """Play the rest of a hand from a draw by seat ``to_move``; points for seat 0.
 
     ``hands`` are ten-card masks, ``stock`` the stock top first, ``top`` the pile's top card
     (-1 if empty). Greedy policy for both seats; the hand is void when a stock draw leaves two
-    cards and the drawer cannot knock.
+    cards and the drawer cannot knock. ``knock_at``: per seat, the most deadwood it knocks
+    with (default: the knock limit; 0: it plays for gin).
     """
+    limits = (sc.limit, sc.limit) if knock_at is None else knock_at
     h = [hands[0], hands[1]]
     pos = 0
     n = len(stock)
@@ -81,7 +84,7 @@ def playout(
             pos += 1
         dw, card = greedy_discard(hand, taken)
         hand &= ~(1 << card)
-        if dw <= sc.limit:
+        if dw <= limits[seat]:
             points = score_knock(hand, h[1 - seat], sc)
             return points if seat == 0 else -points
         if n - pos <= 2:

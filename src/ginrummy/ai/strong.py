@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from ..actions import DISCARD_TEXT
@@ -179,15 +180,34 @@ class HardPlayer(NormalPlayer):
         """Mean value of knocking with ``knock_card`` and of discarding ``play_on`` and playing
         on, over the same simulated deals."""
         sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
-        deals = model.deals(self.rng, self.knock_samples, sharpness)
+        deals = self.opponent_deals(k, model, self.rng, self.knock_samples, sharpness)
         sc = self.scoring(k)
         knock_kept = k.hand & ~(1 << knock_card)
         on_kept = k.hand & ~(1 << play_on)
+        limits = self.playout_limits(k)
         knock_total = on_total = 0.0
         for opp, stock in deals:
             knock_total += self.utility(k, score_knock(knock_kept, opp, sc))
-            on_total += self.utility(k, playout((on_kept, opp), stock, play_on, 1, sc))
+            on_total += self.utility(
+                k, playout((on_kept, opp), stock, play_on, 1, sc, knock_at=limits)
+            )
         return knock_total / len(deals), on_total / len(deals)
+
+    def opponent_deals(
+        self,
+        k: Knowledge,
+        model: OpponentModel,
+        rng: random.Random,
+        count: int,
+        sharpness: float,
+    ) -> list[tuple[int, list[int]]]:
+        """Plausible deals for a search (:meth:`OpponentModel.deals`)."""
+        return model.deals(rng, count, sharpness)
+
+    def playout_limits(self, k: Knowledge) -> tuple[int, int] | None:
+        """Per seat (this one first) the most deadwood each knocks with in a playout
+        (None: the knock limit for both)."""
+        return None
 
     def utility(self, k: Knowledge, points: int) -> float:
         """The value of winning ``points`` this hand (negative: the opponent scores them)."""

@@ -58,7 +58,16 @@ class UndercutterPlayer(GinOnlyPlayer):
         return card
 
 
+class FixedMasterPlayer(MasterPlayer):
+    """``master`` without adaptation (it ignores what past hands show of the opponent): the
+    other side of the adaptation experiment (``bench/adaptation.py``)."""
+
+    level = "master-fixed"
+    adapt = False
+
+
 class Master202611(MasterPlayer):
     """``master`` as of November 2026 (see the module's notes)."""
 
     level = "master-2026-11"
+    adapt = False

@@ -1,0 +1,73 @@
+"""What master learns of its opponent's style from the game's finished hands."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import ginrummy
+from ginrummy.ai import player
+from ginrummy.ai.adapt import OpponentStyle, opponent_style, style_of_hands
+from ginrummy.melds import best_discard_mask
+
+RULES = dataclasses.replace(ginrummy.Rules.preset("classic"), target=1000)
+
+
+def play_game(a: str, b: str, seed: str, hands: int) -> ginrummy.GameState:
+    """A game of ``a`` (seat 0) against ``b`` until ``hands`` hands are over."""
+    bots = {0: player(a, f"{seed}/0"), 1: player(b, f"{seed}/1")}
+    game = ginrummy.GameState.new(RULES, 0)
+    while True:
+        if game.needs_deal:
+            game = game.deal_seeded(f"{seed}/{game.hand_number}")
+            if len(game.finished_hands) >= hands:
+                return game  # a hand is dealt: its views show every finished one
+            continue
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        game = game.apply(bots[hand.to_act].choose(hand.view(hand.to_act)), hand.to_act)
+
+
+def oracle(game: ginrummy.GameState, seat: int) -> OpponentStyle:
+    """The counts from the engine's own states, replayed hand by hand from the record: at
+    each of ``seat``'s discards, could some legal discard have knocked?"""
+    from ginrummy.record import record_of
+
+    chances = ended = 0
+    finished = len(game.finished_hands)
+    for hand_record in record_of(game).hands[:finished]:
+        state = ginrummy.deal(RULES, hand_record.dealer, hand_record.deck)
+        for action in hand_record.actions:
+            if state.to_act == seat and state.phase.value == "discard":
+                mask = state.hand_mask(seat)
+                least, _ = best_discard_mask(mask)
+                if least <= RULES.knock_limit:
+                    chances += 1
+                    ended += action.split()[0] in ("knock", "gin")
+            state = state.apply(action)
+    return OpponentStyle(finished, chances, ended)
+
+
+def test_the_counts_match_the_engines_states() -> None:
+    for a, b, seed in (("style-knock", "expert", "k"), ("style-gin", "normal", "g")):
+        game = play_game(a, b, seed, hands=6)
+        assert game.hand is not None
+        past = game.hand.view(1).past_hands
+        assert len(past) == 6
+        for seat in (0, 1):
+            assert style_of_hands(past, seat, RULES) == oracle(game, seat)
+
+
+def test_styles_are_told_apart() -> None:
+    hand = play_game("style-knock", "style-gin", "apart", hands=8).hand
+    assert hand is not None
+    seen_by_gin = opponent_style(hand.view(1))  # seat 1 looks at the knocker
+    seen_by_knocker = opponent_style(hand.view(0))  # seat 0 looks at the gin player
+    assert seen_by_gin.chances >= 3 and seen_by_gin.knock_rate >= 0.85
+    assert seen_by_knocker.chances >= 3 and seen_by_knocker.knock_rate <= 0.25
+    assert opponent_style(hand.view(1)) is seen_by_gin  # replayed once per hand
+
+
+def test_nothing_seen_nothing_assumed() -> None:
+    state = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
+    style = opponent_style(state.view(1))
+    assert style == OpponentStyle() and style.knock_rate == 0.5
