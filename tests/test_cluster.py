@@ -35,30 +35,21 @@ def test_game_pairs_on_a_local_cluster_equal_the_serial_run() -> None:
     assert serial.game_win_rate is not None and serial.game_win_rate.n == 6
 
 
-def test_the_command_line_on_a_local_cluster() -> None:
-    def arena(*extra: str) -> str:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "ginrummy.cli",
-                "arena",
-                "easy",
-                "baseline",
-                "--deals",
-                "8",
-                "--seed",
-                "cli",
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    """``ginrummy arena easy baseline ARGS``."""
+    return subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "arena", "easy", "baseline", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
-    assert arena("--cluster", "local:2") == arena()
+
+def test_the_command_line_on_a_local_cluster() -> None:
+    serial = arena("--deals", "8", "--seed", "cli")
+    clustered = arena("--deals", "8", "--seed", "cli", "--cluster", "local:2")
+    assert serial.returncode == clustered.returncode == 0, clustered.stderr
+    assert clustered.stdout == serial.stdout
 
 
 @pytest.mark.parametrize("address", ["local:0", "local:", "lokal:2", "http://x:1", "", "tcp://"])
@@ -70,23 +61,7 @@ def test_a_bad_cluster_address_is_a_clear_error(address: str) -> None:
 
 
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ginrummy.cli",
-            "arena",
-            "easy",
-            "baseline",
-            "--deals",
-            "2",
-            "--cluster",
-            "tcp://127.0.0.1:1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = arena("--deals", "2", "--cluster", "tcp://127.0.0.1:1")
     assert done.returncode == 1
     assert "cannot reach the cluster's scheduler at tcp://127.0.0.1:1" in done.stderr
     assert "Traceback" not in done.stderr

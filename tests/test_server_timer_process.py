@@ -13,7 +13,12 @@ import httpx
 from websockets.sync.client import ClientConnection
 
 from ginrummy.server.bot import greedy_action
-from test_server_workers import UNLIMITED, hidden_cards, redis_url  # noqa: F401 (a fixture)
+from test_server_workers import (  # noqa: F401 (redis_url: a fixture)
+    UNLIMITED,
+    game_between_people,
+    hidden_cards,
+    redis_url,
+)
 from web_support import Server, live_server  # noqa: F401 (a fixture)
 
 SECONDS = 3
@@ -21,16 +26,7 @@ SECONDS = 3
 
 def timed_game(create_on: Server, join_on: Server) -> tuple[str, dict[int, str]]:
     """A game between people with a 3 s turn timer, to 1,000; its id and the seat tokens."""
-    made = httpx.post(
-        f"{create_on.base}/api/games",
-        json={"opponent": "human", "target": 1000, "turn_seconds": SECONDS},
-        timeout=30,
-    ).json()
-    friend = httpx.post(
-        f"{join_on.base}/api/games/{made['game_id']}/join",
-        json={"invite": made["invite"]},
-        timeout=30,
-    ).json()
+    made, friend = game_between_people(create_on, join_on, turn_seconds=SECONDS)
     return made["game_id"], {made["seat"]: made["token"], friend["seat"]: friend["token"]}
 
 

@@ -65,12 +65,15 @@ def receive(conn: ClientConnection, kind: str) -> tuple[dict[str, Any], str]:
 
 
 def game_between_people(
-    create_on: Server, join_on: Server
+    create_on: Server, join_on: Server, **options: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game between two people, to 1,000 (no test's moves can end it): created through
-    one server, joined through the other; the two tickets."""
+    one server (with ``options`` in the request), joined through the other; the two
+    tickets."""
     made: dict[str, Any] = httpx.post(
-        f"{create_on.base}/api/games", json={"opponent": "human", "target": 1000}, timeout=30
+        f"{create_on.base}/api/games",
+        json={"opponent": "human", "target": 1000, **options},
+        timeout=30,
     ).json()
     friend: dict[str, Any] = httpx.post(
         f"{join_on.base}/api/games/{made['game_id']}/join",
@@ -339,16 +342,7 @@ def test_bad_input_under_two_workers_goes_to_its_sender_only(
     to its sender only, and nothing changes for anyone, on either worker."""
     args = ["--redis", redis_url]
     with Server(pg_database, extra_args=args) as a, Server(pg_database, extra_args=args) as b:
-        made = httpx.post(
-            f"{a.base}/api/games",
-            json={"opponent": "human", "target": 1000, "turn_seconds": 600},
-            timeout=30,
-        ).json()
-        friend = httpx.post(
-            f"{b.base}/api/games/{made['game_id']}/join",
-            json={"invite": made["invite"]},
-            timeout=30,
-        ).json()
+        made, friend = game_between_people(a, b, turn_seconds=600)
         game_id = made["game_id"]
         tokens = {made["seat"]: made["token"], friend["seat"]: friend["token"]}
         with (
