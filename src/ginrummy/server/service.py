@@ -729,6 +729,12 @@ class GameService:
             if live is not None and (version < 0 or live.version < version):
                 del self._live[game_id]
 
+    def forget_all(self) -> None:
+        """Trust no copy of a game in memory: each is read again from the database when
+        next used (news of other processes' moves may have been lost meanwhile)."""
+        with self._cache_lock:
+            self._live.clear()
+
     def act_now(
         self, game_id: str, seat: int, action: str, version: int | None = None
     ) -> int | None:
