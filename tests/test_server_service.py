@@ -252,3 +252,32 @@ def test_the_host_opening_their_own_invite_keeps_the_friends_seat() -> None:
     joined = service.join(ticket.game_id, ticket.invite, player_token=friend)
     assert joined.seat == 1
     assert service.view(ticket.game_id, friend)["names"] == ["Ann", "Bob"]
+
+
+def test_a_copy_that_missed_news_is_refreshed_from_the_store(db_url: str) -> None:
+    """Two server processes on one database; the second never hears of the first's moves
+    (Redis away). ``refresh`` (what a sync and a new connection do) reads the store's newest
+    version and drops the old copy; ``note_version`` drops an older copy too."""
+    first, second = GameService(open_store(db_url)), GameService(open_store(db_url))
+    made = first.create_game(RULES)
+    assert made.invite is not None
+    friend = first.join(made.game_id, made.invite)
+    tokens = {made.seat: made.token, friend.seat: friend.token}
+
+    def move() -> None:
+        seat = first.view(made.game_id, None)["hand"]["to_act"]
+        legal = first.view(made.game_id, tokens[seat])["hand"]["legal_actions"]
+        first.act(made.game_id, tokens[seat], legal[0])
+
+    before = second.view(made.game_id, None)["version"]  # the second's copy
+    move()
+    assert second.view(made.game_id, None)["version"] == before  # it did not hear
+    second.refresh(made.game_id)
+    assert second.view(made.game_id, None)["version"] == before + 1
+    second.refresh(made.game_id)  # nothing newer: the copy stays
+    assert second.cached_games == 1
+    move()
+    second.note_version(made.game_id, before + 1)  # not older than its copy: kept
+    assert second.view(made.game_id, None)["version"] == before + 1
+    second.note_version(made.game_id, before + 2)
+    assert second.view(made.game_id, None)["version"] == before + 2

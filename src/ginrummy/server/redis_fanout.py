@@ -9,8 +9,11 @@ database through the same view door as ever. A connection may sit on any process
 sessions.
 
 Redis only carries news: if it is away, moves are still stored and seen by the connections of
-the process that stored them; the others catch up when they sync (the browser syncs on its
-own after a reconnect) and the listener resubscribes by itself when Redis is back.
+the process that stored them, and the listener resubscribes by itself when Redis is back.
+News published meanwhile is lost, so after every (re)subscription - the listener's own, or
+the Redis client's after it reconnected by itself - a process trusts no copy of a game in
+memory (each is read again from the database) and sends each of its connections its seat's
+view if it changed: the others catch up with no client having to ask.
 
 Presence is shared the same way: each process records in a Redis hash (one per game) which
 seats are connected to it, renews that every ``HEARTBEAT_SECONDS``, and publishes a note when
@@ -27,6 +30,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from .hub import Hub
@@ -79,9 +83,7 @@ class RedisFanOut:
         return f"{self.channel}:presence:{game_id}"
 
     def _local_presence_changed(self, game_id: str, seats: list[bool]) -> None:
-        task = asyncio.get_running_loop().create_task(self._share_presence(game_id, seats))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        self._later(self._share_presence(game_id, seats))
 
     async def _share_presence(self, game_id: str, seats: list[bool]) -> None:
         """Record this process's seats of the game in Redis, tell the others, and read
@@ -143,12 +145,17 @@ class RedisFanOut:
     async def _listen(self) -> None:
         while True:
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                # subscribe messages are kept: one comes after every (re)subscription,
+                # including the client's own after it reconnected by itself
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
                 await pubsub.subscribe(self.channel)
                 self.subscribed.set()
                 try:
                     async for message in pubsub.listen():
-                        await self._heard(message)
+                        if message.get("type") == "subscribe":
+                            self._later(self._catch_up())
+                        else:
+                            await self._heard(message)
                 finally:
                     self.subscribed.clear()
                     with contextlib.suppress(Exception):
@@ -158,6 +165,23 @@ class RedisFanOut:
             except Exception as exc:  # lost Redis: try again in a moment
                 log.warning("Redis listener lost its connection: %s", type(exc).__name__)
             await asyncio.sleep(RETRY_SECONDS)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own (kept until done, cancelled by :meth:`close`)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _catch_up(self) -> None:
+        """After (re)subscribing: whatever news was published while this process was not
+        listening (Redis restarting, a connection lost) is lost, so no copy of a game in
+        memory is trusted (each is read again from the database when next needed), every
+        connection here is sent its seat's view if it changed, and this process's presence
+        is shared again (a restarted Redis forgot it)."""
+        self.service.forget_all()
+        for game_id in list(self.hub.games):
+            await self.hub.deliver(game_id)
+            await self._share_presence(game_id, self.hub.local_presence(game_id))
 
     async def _heard(self, message: Any) -> None:
         if message.get("type") != "message":

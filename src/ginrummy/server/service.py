@@ -729,6 +729,14 @@ class GameService:
             if live is not None and (version < 0 or live.version < version):
                 del self._live[game_id]
 
+    def refresh(self, game_id: str) -> None:
+        """Make sure the copy in memory is the stored game: if the database holds a newer
+        version (news of another process's move was lost), the copy is read again. One
+        query; for a client catching up (a sync), not for every move."""
+        live = self._cached(game_id)
+        if live is not None and self._read(self.store.latest_version, game_id) > live.version:
+            self.note_version(game_id, -1)
+
     def forget_all(self) -> None:
         """Trust no copy of a game in memory: each is read again from the database when
         next used (news of other processes' moves may have been lost meanwhile)."""

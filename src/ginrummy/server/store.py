@@ -235,6 +235,14 @@ class Store:
             ).all()
         return [(int(v), s, a, by) for v, s, a, by in rows]
 
+    def latest_version(self, game_id: str) -> int:
+        """The version of a game's newest stored move (0: none)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(sa.func.max(moves.c.version)).where(moves.c.game_id == game_id)
+            ).scalar()
+        return int(found or 0)
+
     def due_games(self, horizon: float) -> list[tuple[str, float]]:
         """``(id, deadline)`` of every game whose turn deadline is at or before ``horizon``
         (seconds since the epoch), soonest first: what the turn timers look for."""

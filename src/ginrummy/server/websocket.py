@@ -80,7 +80,7 @@ class SocketHandler:
                 conn.scope = tasks.cancel_scope
                 tasks.start_soon(conn.run_sender)
                 try:
-                    version, texts = await self.run(self.service.view_texts, game_id, {seat})
+                    version, texts = await self.run(self._hello, game_id, seat)
                     shown = "null" if seat is None else str(seat)
                     conn.send(f'{{"type":"hello","seat":{shown},"view":{texts[seat]}}}')
                     if self.hub.started(game_id, conn, version):
@@ -211,7 +211,14 @@ class SocketHandler:
         conn.version = max(conn.version, version)
         return f'{{"type":"sync","events":{encode(events)},"view":{texts[conn.seat]}}}'
 
+    def _hello(self, game_id: str, seat: int | None) -> tuple[int, dict[int | None, str]]:
+        # a new connection may come from another process that died: read the store
+        self.service.refresh(game_id)
+        return self.service.view_texts(game_id, {seat})
+
     def _sync(self, game_id: str, seat: int | None, since: int) -> tuple[Any, Any]:
+        # a client syncs when it thinks it missed something: read the store, not only memory
+        self.service.refresh(game_id)
         return self.service.events_since(game_id, since), self.service.view_texts(game_id, {seat})
 
     async def action(
@@ -227,11 +234,18 @@ class SocketHandler:
             return error("ws/malformed", '"version" is the version the action was made at')
         if conn.seat is None:
             return error("service/not-a-player", "spectators cannot act; a seat's token is needed")
-        new_version = self.service.act_now(game_id, conn.seat, action, version)
-        if new_version is None:  # the AI replies, the game is busy or not in memory
-            new_version = await self.run(
-                self.service.act_for_seat, game_id, conn.seat, action, version
-            )
+        try:
+            new_version = self.service.act_now(game_id, conn.seat, action, version)
+            if new_version is None:  # the AI replies, the game is busy or not in memory
+                new_version = await self.run(
+                    self.service.act_for_seat, game_id, conn.seat, action, version
+                )
+        except GinRummyError as exc:
+            if exc.code in ("service/stale", "service/conflict"):
+                # the sender (and others here) may be behind a move this process never
+                # heard of: each is sent the newest view it lacks
+                await self.hub.deliver(game_id)
+            raise
         await self.fanout.publish(game_id, new_version)
         return None
 
