@@ -459,3 +459,86 @@ def test_the_hub_caps_connections_per_game_and_sends_presence_in_linear_time(
     assert seats[0].queue.qsize() == 2  # type: ignore[union-attr]  # its own, seat 1 arriving
     hub.remove(game, seats[1])  # type: ignore[arg-type]
     assert all(c.queue.qsize() >= 1 for c in everyone[2:])  # a seat leaving: everyone told
+
+
+# --- several processes: news that races a read ------------------------------------------------
+
+
+class HookedStore(Store):
+    """A store that runs ``during_log`` while it reads a game's moves (once), as if another
+    process wrote at that moment."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store.engine)
+        self.during_log: Any = None
+
+    def log(self, game_id: str) -> list[tuple[int, int | None, str, str | None]]:
+        found = super().log(game_id)
+        hook, self.during_log = self.during_log, None
+        if hook is not None:
+            hook()
+        return found
+
+
+def between_people(service: GameService) -> tuple[str, dict[int, str]]:
+    made = service.create_game(RULES)
+    assert made.invite is not None
+    friend = service.join(made.game_id, made.invite)
+    return made.game_id, {made.seat: made.token, friend.seat: friend.token}
+
+
+def play_one(service: GameService, game_id: str, tokens: dict[int, str]) -> int:
+    seat = service.view(game_id, None)["hand"]["to_act"]
+    return service.act(game_id, tokens[seat], first_legal(service.view(game_id, tokens[seat])))
+
+
+def test_news_that_comes_while_a_game_is_read_is_not_lost(db_url: str) -> None:
+    """The other process stores a move just after this one read the moves, and its news
+    comes before this one has finished building the game: the copy built is not trusted."""
+    store = HookedStore(open_store(db_url))
+    here, there = GameService(store), GameService(open_store(db_url))
+    game_id, tokens = between_people(there)
+
+    def the_other_moves() -> None:
+        version = play_one(there, game_id, tokens)
+        here.note_version(game_id, version)  # the news, from Redis
+
+    store.during_log = the_other_moves
+    seen = here.view(game_id, None)["version"]  # built from the moves read before the move
+    assert here.view(game_id, None)["version"] == seen + 1 == there.view(game_id, None)["version"]
+
+
+def test_a_deal_stored_while_a_game_is_read_does_not_break_it(db_url: str) -> None:
+    """Moves are read before deals: a hand ended and a new one dealt by the other process
+    between the two reads leaves a deal no read move names, which is harmless."""
+    store = HookedStore(open_store(db_url))
+    here, there = GameService(store), GameService(open_store(db_url))
+    game_id, tokens = between_people(there)
+    hands = there.view(game_id, None)["hand_number"]
+
+    def the_other_ends_a_hand() -> None:
+        for _ in range(200):
+            seat = there.view(game_id, None)["hand"]["to_act"]
+            legal = there.view(game_id, tokens[seat])["hand"]["legal_actions"]
+            enders = [a for a in legal if a.split()[0] in ("knock", "gin")]
+            there.act(game_id, tokens[seat], (enders or legal)[0])
+            if there.view(game_id, None)["hand_number"] > hands:
+                return
+        raise AssertionError("no hand ended")
+
+    store.during_log = the_other_ends_a_hand
+    view = here.view(game_id, None)  # the moves of hand 1 and the deals of hands 1 and 2
+    assert view["hand_number"] == hands
+    here.note_version(game_id, -1)
+    assert here.view(game_id, None) == there.view(game_id, None)
+
+
+def test_a_friend_who_joined_through_another_process_is_seated(db_url: str) -> None:
+    here, there = GameService(open_store(db_url)), GameService(open_store(db_url))
+    made = here.create_game(RULES)
+    assert made.invite is not None
+    assert here.view(made.game_id, None)["names"][1 - made.seat] is None  # cached, one seat
+    friend = there.join(made.game_id, made.invite, "Bob")  # no news reaches ``here``
+    assert here.seat_of(made.game_id, friend.token) == friend.seat
+    assert here.view(made.game_id, None)["names"][friend.seat] == "Bob"
+    assert here.seat_of(made.game_id, "not a token") is None

@@ -42,6 +42,8 @@ RETRY_SECONDS = 1.0
 """Pause before the listener tries Redis again after losing it."""
 HEARTBEAT_SECONDS = 15.0
 """How often a process renews the presence it shares (and rereads the others')."""
+MAX_CONNECTIONS = 32
+"""Connections to Redis per process (one listens; the others publish and share presence)."""
 PRESENCE_SECONDS = 45.0
 """A process's shared presence counts this long after its last renewal (one that died
 stops counting then)."""
@@ -66,7 +68,17 @@ class RedisFanOut:
         self.channel = channel_for(service)
         self.worker = secrets.token_hex(8)
         """This process's name on the channel (its own news is not delivered twice)."""
-        self.redis: Any = redis.asyncio.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        # a blocking pool: at a burst (many connections coming and going at once) a command
+        # waits a moment for a free connection instead of failing
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=5,
+            socket_timeout=5,
+            socket_connect_timeout=5,
+        )
+        self.pool: Any = pool
+        self.redis: Any = redis.asyncio.Redis(connection_pool=pool)
         self._listener: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
@@ -210,3 +222,5 @@ class RedisFanOut:
                     await task
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        with contextlib.suppress(Exception):
+            await self.pool.disconnect()  # a pool given to the client is not closed with it

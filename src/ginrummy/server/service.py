@@ -163,6 +163,9 @@ class _Live:
     """The seat that claimed the game (it is over, a win for that seat)."""
     deadline: float | None = None
     """When the seat to act must have acted (seconds since the epoch), if a timer runs."""
+    read_at: int = 0
+    """The service's news count when this copy's reading from the store began (a copy read
+    before news of its game came is not trusted: see :meth:`GameService.note_version`)."""
 
     @property
     def over(self) -> bool:
@@ -218,6 +221,11 @@ class GameService:
         self._live: _Recent[_Live] = _Recent(cache_size)
         self._players: _Recent[str] = _Recent(cache_size)
         """Player token hash -> player id, for the tokens seen lately."""
+        self._news_count = 0
+        """How many pieces of news of other processes' changes this service has heard."""
+        self._news: _Recent[int] = _Recent(10 * cache_size)
+        """Per game, the news count when news of it last came: a copy read from the store
+        before that is old."""
         self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -246,7 +254,11 @@ class GameService:
 
     def _cached(self, game_id: str) -> _Live | None:
         with self._cache_lock:
-            return self._live.recent(game_id)
+            live = self._live.recent(game_id)
+            if live is not None and live.read_at < self._news.get(game_id, 0):
+                del self._live[game_id]  # read before the latest news of it came
+                return None
+            return live
 
     def _remember(self, live: _Live) -> None:
         with self._cache_lock:
@@ -726,8 +738,13 @@ class GameService:
         again from the database when next needed."""
         with self._cache_lock:
             live = self._live.get(game_id)
-            if live is not None and (version < 0 or live.version < version):
-                del self._live[game_id]
+            if live is not None and version >= 0 and live.version >= version:
+                return  # this copy has it already
+            # any copy of this game read before now is old, even one being read this moment
+            # (it may have read the store just before the change): counted, not only dropped
+            self._news_count += 1
+            self._news.keep(game_id, self._news_count)
+            self._live.pop(game_id, None)
 
     def refresh(self, game_id: str) -> None:
         """Make sure the copy in memory is the stored game: if the database holds a newer
@@ -946,7 +963,22 @@ class GameService:
     # --- loading --------------------------------------------------------------------------
 
     def _seat(self, live: _Live, token: str | None) -> int | None:
-        """The seat a seat token, or the token of the player holding a seat, stands for."""
+        """The seat a seat token, or the token of the player holding a seat, stands for.
+
+        A token that fits no seat of a game with a seat still empty may be the newcomer's,
+        who joined through another process a moment ago: the game's row is read again
+        (one query) before the token is taken for a spectator's."""
+        seat = self._seat_in(live, token)
+        if seat is None and token and None in live.row.tokens:
+            row = self._read(self.store.game, live.row.id)
+            if row is not None and row.tokens != live.row.tokens:
+                live.row, live.deadline = row, row.deadline
+                live.views = {}
+                live.fragments.pop("public", None)  # the names changed
+                seat = self._seat_in(live, token)
+        return seat
+
+    def _seat_in(self, live: _Live, token: str | None) -> int | None:
         if not token or not isinstance(token, str):
             return None
         digest = _hash(token)
@@ -1068,15 +1100,19 @@ class GameService:
         live = self._cached(game_id)
         if live is not None:
             return live
+        with self._cache_lock:
+            read_at = self._news_count
         row = self._read(self.store.game, game_id)
         if row is None:
             raise ServiceError(f"no game {game_id!r}", "service/no-game")
         rules = Rules.from_dict(row.rules)
         state = GameState.new(rules, row.first_dealer)
+        # the moves before the deals: a move is stored with its deal, so every deal the
+        # moves read name is there (read the other way, a deal stored in between is missing)
+        log = self._read(self.store.log, game_id)
         deals = self._read(self.store.deals, game_id)
         seeds = [seed for _, seed, _ in deals]
         commitments = [c for _, _, c in deals]
-        log = self._read(self.store.log, game_id)
         claimed_by = None
         for _, seat, action, _ in log:
             if action == "deal":
@@ -1086,7 +1122,9 @@ class GameService:
             else:
                 state = state.apply(action, seat)
         version = log[-1][0] if log else 0
-        live = _Live(row, state, version, seeds, commitments, deadline=row.deadline)
+        live = _Live(
+            row, state, version, seeds, commitments, deadline=row.deadline, read_at=read_at
+        )
         _note_moves(live, 0, [(seat, action, by) for _, seat, action, by in log])
         live.claimed_by = claimed_by
         plan = self._owed(live, _Plan(state, version))
