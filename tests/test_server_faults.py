@@ -472,8 +472,8 @@ class HookedStore(Store):
         super().__init__(store.engine)
         self.during_log: Any = None
 
-    def log(self, game_id: str) -> list[tuple[int, int | None, str, str | None]]:
-        found = super().log(game_id)
+    def log(self, game_id: str, after: int = 0) -> list[tuple[int, int | None, str, str | None]]:
+        found = super().log(game_id, after)
         hook, self.during_log = self.during_log, None
         if hook is not None:
             hook()

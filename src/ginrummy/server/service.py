@@ -253,10 +253,11 @@ class GameService:
             yield self._load(game_id)
 
     def _cached(self, game_id: str) -> _Live | None:
+        """The copy in memory if it can be trusted (not read before the latest news of its
+        game came: that one :meth:`_load` brings up to date)."""
         with self._cache_lock:
             live = self._live.recent(game_id)
             if live is not None and live.read_at < self._news.get(game_id, 0):
-                del self._live[game_id]  # read before the latest news of it came
                 return None
             return live
 
@@ -734,17 +735,19 @@ class GameService:
 
     def note_version(self, game_id: str, version: int) -> None:
         """News from another server process: the game is now at ``version`` (``-1``: its
-        seats or names changed). A copy in memory that is older is dropped, to be read
-        again from the database when next needed."""
+        seats or names changed). A copy in memory that is older is no longer trusted: when
+        next needed it takes the moves after its own from the database (``-1``: it is read
+        again whole)."""
         with self._cache_lock:
             live = self._live.get(game_id)
             if live is not None and version >= 0 and live.version >= version:
                 return  # this copy has it already
             # any copy of this game read before now is old, even one being read this moment
-            # (it may have read the store just before the change): counted, not only dropped
+            # (it may have read the store just before the change): counted, not only marked
             self._news_count += 1
             self._news.keep(game_id, self._news_count)
-            self._live.pop(game_id, None)
+            if version < 0:
+                self._live.pop(game_id, None)
 
     def refresh(self, game_id: str) -> None:
         """Make sure the copy in memory is the stored game: if the database holds a newer
@@ -1101,6 +1104,24 @@ class GameService:
         if live is not None:
             return live
         with self._cache_lock:
+            old = self._live.get(game_id)  # a copy that missed news: brought up to date
+        live = old if old is not None and self._catch_up(old) else self._read_whole(game_id)
+        plan = self._owed(live, _Plan(live.state, live.version))
+        if plan.entries:
+            try:
+                self._store_steps(live, plan)
+            except ServiceError as exc:
+                if exc.code != "service/conflict":
+                    raise
+                self._forget(game_id)
+                return self._load(game_id, remember)  # another server settled it: reload
+        if remember:
+            self._remember(live)
+        return live
+
+    def _read_whole(self, game_id: str) -> _Live:
+        """The game rebuilt from its whole log."""
+        with self._cache_lock:
             read_at = self._news_count
         row = self._read(self.store.game, game_id)
         if row is None:
@@ -1127,17 +1148,46 @@ class GameService:
         )
         _note_moves(live, 0, [(seat, action, by) for _, seat, action, by in log])
         live.claimed_by = claimed_by
-        plan = self._owed(live, _Plan(state, version))
-        if plan.entries:
-            try:
-                self._store_steps(live, plan)
-            except ServiceError as exc:
-                if exc.code != "service/conflict":
-                    raise
-                return self._load(game_id, remember)  # another server settled it: reload
-        if remember:
-            self._remember(live)
         return live
+
+    def _catch_up(self, live: _Live) -> bool:
+        """Bring a copy that missed news up to date with the moves (and deals) stored after
+        its version, instead of reading and replaying the whole game; False if that cannot
+        be done (the moves do not follow on: read it whole). The caller holds its lock."""
+        with self._cache_lock:
+            read_at = self._news_count
+        game_id = live.row.id
+        after = self._read(self.store.log, game_id, live.version)  # moves first, as in _load
+        versions = [v for v, _, _, _ in after]
+        if versions != list(range(live.version + 1, live.version + 1 + len(versions))):
+            return False
+        new_deals = []
+        if any(action == "deal" for _, _, action, _ in after):
+            new_deals = self._read(self.store.deals, game_id, len(live.seeds))
+        row = live.row
+        if row.turn_seconds is not None and after:
+            row = self._read(self.store.game, game_id) or row  # its deadline moved
+        seeds = live.seeds + [seed for _, seed, _ in new_deals]
+        state, claimed_by = live.state, live.claimed_by
+        try:
+            for _, seat, action, _ in after:
+                if action == "deal":
+                    state = state.deal_seeded(seeds[state.hand_number])
+                elif action == "claim":
+                    claimed_by = seat
+                else:
+                    state = state.apply(action, seat)
+        except (GinRummyError, IndexError):
+            return False
+        _note_moves(live, live.version, [(seat, action, by) for _, seat, action, by in after])
+        live.seeds = seeds
+        live.commitments = live.commitments + [c for _, _, c in new_deals]
+        live.state, live.claimed_by = state, claimed_by
+        live.version = versions[-1] if versions else live.version
+        live.row, live.deadline = row, row.deadline
+        live.views = {}
+        live.read_at = read_at
+        return True
 
     def settle_all(self) -> int:
         """Do every step the server owes any unfinished game (a deal, the AI's turn), as a

@@ -225,12 +225,13 @@ class Store:
         """Every move of a game in order: (version, seat, action)."""
         return [(v, s, a) for v, s, a, _ in self.log(game_id)]
 
-    def log(self, game_id: str) -> list[tuple[int, int | None, str, str | None]]:
-        """Every move of a game in order: (version, seat, action, played_by)."""
+    def log(self, game_id: str, after: int = 0) -> list[tuple[int, int | None, str, str | None]]:
+        """Every move of a game in order (after version ``after``): (version, seat, action,
+        played_by)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(moves.c.version, moves.c.seat, moves.c.action, moves.c.played_by)
-                .where(moves.c.game_id == game_id)
+                .where(moves.c.game_id == game_id, moves.c.version > after)
                 .order_by(moves.c.version)
             ).all()
         return [(int(v), s, a, by) for v, s, a, by in rows]
@@ -255,12 +256,13 @@ class Store:
             ).all()
         return [(r[0], float(r[1])) for r in rows]
 
-    def deals(self, game_id: str) -> list[tuple[int, str, str]]:
-        """Every deal of a game in order: (hand number, seed, commitment)."""
+    def deals(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
+        """Every deal of a game in order (after hand ``after``): (hand number, seed,
+        commitment)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(deals.c.hand, deals.c.seed, deals.c.commitment)
-                .where(deals.c.game_id == game_id)
+                .where(deals.c.game_id == game_id, deals.c.hand > after)
                 .order_by(deals.c.hand)
             ).all()
         return [(int(h), s, c) for h, s, c in rows]
