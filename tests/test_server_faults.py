@@ -542,3 +542,49 @@ def test_a_friend_who_joined_through_another_process_is_seated(db_url: str) -> N
     assert here.seat_of(made.game_id, friend.token) == friend.seat
     assert here.view(made.game_id, None)["names"][friend.seat] == "Bob"
     assert here.seat_of(made.game_id, "not a token") is None
+
+
+class CountingStore(Store):
+    """Counts whole reads of a game (its row) and reads of moves after a version."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store.engine)
+        self.rows = self.partial = 0
+
+    def game(self, game_id: str) -> GameRow | None:
+        self.rows += 1
+        return super().game(game_id)
+
+    def log(self, game_id: str, after: int = 0) -> list[tuple[int, int | None, str, str | None]]:
+        self.partial += after > 0
+        return super().log(game_id, after)
+
+
+@pytest.mark.parametrize("timer", [None, 600])
+def test_a_copy_catches_up_with_the_moves_it_missed(db_url: str, timer: int | None) -> None:
+    """News of the other process's moves, across the end of a hand (a new deal): the copy
+    here takes only the moves after its own and ends equal to the other's, without reading
+    the game whole (a timed game rereads its row for the deadline)."""
+    store = CountingStore(open_store(db_url))
+    here, there = GameService(store), GameService(open_store(db_url))
+    made = there.create_game(RULES, turn_seconds=timer)
+    assert made.invite is not None
+    friend = there.join(made.game_id, made.invite)
+    tokens = {made.seat: made.token, friend.seat: friend.token}
+    game_id = made.game_id
+    here.view(game_id, None)
+    rows = store.rows
+    hands = there.view(game_id, None)["hand_number"]
+    while there.view(game_id, None)["hand_number"] == hands:
+        seat = there.view(game_id, None)["hand"]["to_act"]
+        legal = there.view(game_id, tokens[seat])["hand"]["legal_actions"]
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin")]
+        version = there.act(game_id, tokens[seat], (enders or legal)[0])
+        here.note_version(game_id, version)
+        if version % 3 == 0:  # now and then this side looks, catching up a few moves
+            assert here.view(game_id, None) == there.view(game_id, None)
+    for seat in (0, 1, None):
+        token = tokens.get(seat) if seat is not None else None
+        assert here.view(game_id, token) == there.view(game_id, token)
+    assert store.partial >= 2
+    assert (store.rows == rows) if timer is None else (store.rows > rows)
