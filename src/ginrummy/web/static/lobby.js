@@ -1,0 +1,166 @@
+// The lobby (new games, invites, your open and finished games) and the join page.
+
+import { api } from "./api.js";
+import { navigate, route, showPage } from "./router.js";
+import { $, store } from "./state.js";
+
+export function gameLine(g) {
+  const me = g.seat, opp = 1 - g.seat;
+  const oppName = g.names[opp] || (g.ai_level ? `AI (${g.ai_level})` : "waiting for a player");
+  const score = `${g.points[me]} – ${g.points[opp]}`;
+  let outcome = "";
+  if (g.finished) outcome = g.winner === null ? " · drawn" : g.winner === me ? " · you won" : " · you lost";
+  return `vs ${oppName} · ${g.rules} · ${score}${outcome}`;
+}
+
+export async function openLobby() {
+  showPage("lobby");
+  document.title = "Gin Rummy";
+  $("#name").value = store.get("name", "");
+  $("#level").value = store.get("level", "normal");
+  $("#preset").value = store.get("preset", "tournament");
+  aboutPreset();
+  $("#game-target").value = store.get("target", "");
+  $("#oklahoma").checked = store.get("oklahoma") === "1";
+  $("#turn-seconds").value = store.get("turnSeconds", "");
+  $("#invite-box").hidden = true;
+  $("#lobby-error").textContent = "";
+  try {
+    const games = await api("GET", "/api/players/me/games");
+    const open = games.filter((g) => !g.finished).reverse();
+    const done = games.filter((g) => g.finished).reverse();
+    fillList($("#open-games"), open, (g) => [`/game/${g.game_id}`, `Resume: ${gameLine(g)}`, watchLink(g.game_id)]);
+    fillList($("#finished-games"), done.slice(0, 10), (g) => [`/replay/${g.game_id}`, `Replay: ${gameLine(g)}`]);
+  } catch (e) {
+    if (e.code === "service/bad-player") { store.remove("player"); return route(); }
+    $("#lobby-error").textContent = e.message;
+  }
+}
+
+/** The address that shows a game to a spectator: anyone may open it (it holds no secret),
+ * and it opens as a spectator even in a browser that holds a seat. */
+export function watchAddress(gameId) {
+  return `/game/${gameId}#watch`;
+}
+
+function watchLink(gameId) {
+  const a = document.createElement("a");
+  a.href = watchAddress(gameId);
+  a.className = "watch-link";
+  a.textContent = "watch link";
+  a.title = "Share it: whoever opens it watches this game, both hands face down";
+  return a;
+}
+
+/** The chosen preset in full under its select (a narrow select cuts its text). */
+function aboutPreset() {
+  const option = $("#preset").selectedOptions[0];
+  $("#preset-about").textContent = option ? option.textContent : "";
+}
+
+/** `line(item)` gives `[href, text, extra element or undefined]` for each item. */
+export function fillList(ul, items, line) {
+  ul.replaceChildren();
+  if (!items.length) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = "None yet.";
+    ul.append(li);
+  }
+  for (const item of items) {
+    const [href, text, extra] = line(item);
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    li.append(a);
+    if (extra) li.append(" · ", extra);
+    ul.append(li);
+  }
+}
+
+function lobbyChoices() {
+  const name = $("#name").value.trim();
+  store.set("name", name);
+  store.set("level", $("#level").value);
+  store.set("preset", $("#preset").value);
+  store.set("target", $("#game-target").value);
+  store.set("oklahoma", $("#oklahoma").checked ? "1" : "0");
+  store.set("turnSeconds", $("#turn-seconds").value);
+  const choices = { name: name || null, level: $("#level").value, preset: $("#preset").value };
+  if ($("#game-target").value) choices.target = Number($("#game-target").value);
+  if ($("#oklahoma").checked) choices.oklahoma = true;
+  return choices;
+}
+
+export async function joinGame(gameId) {
+  const invite = location.hash.slice(1);
+  showPage("join");
+  document.title = "Gin Rummy: join a game";
+  $("#join-error").textContent = invite ? "" : "This invite link has no invite in it: ask for the link again.";
+  $("#join-go").disabled = !invite;
+  $("#join-name").value = store.get("name", "");
+  $("#join-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const name = $("#join-name").value.trim();
+    store.set("name", name);
+    try {
+      await api("POST", `/api/games/${gameId}/join`, { invite, name: name || null });
+    } catch (err) {
+      if (err.code !== "service/already-seated") { // the link opened again: go to the seat
+        $("#join-error").textContent = err.code === "service/full"
+          ? "This game already has two players."
+          : `Could not join: ${err.message}`;
+        return;
+      }
+    }
+    navigate(`/game/${gameId}`, true);
+  };
+  $("#join-name").focus();
+  try {
+    const view = await api("GET", `/api/games/${gameId}`);
+    const host = view.names.find((n) => n) || "A player";
+    $("#join-rules").textContent = `${host} invites you: ${view.rules.name} rules, to ${view.rules.target} points.`;
+  } catch (e) {
+    $("#join-error").textContent = `No such game: ${e.message}`;
+    $("#join-go").disabled = true;
+  }
+}
+
+export function initLobby() {
+  $("#preset").addEventListener("change", aboutPreset);
+  $("#new-game").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const c = lobbyChoices();
+    try {
+      const made = await api("POST", "/api/games", { opponent: "ai", ...c });
+      navigate(`/game/${made.game_id}`);
+    } catch (err) {
+      $("#lobby-error").textContent = err.message;
+    }
+  });
+
+  $("#invite-human").addEventListener("click", async () => {
+    const c = lobbyChoices();
+    try {
+      const { level: _, ...rules } = c;
+      // a turn timer keeps an absent friend from stalling the game (the AI never does)
+      if ($("#turn-seconds").value) rules.turn_seconds = Number($("#turn-seconds").value);
+      const made = await api("POST", "/api/games", { opponent: "human", ...rules });
+      // The invite travels in the fragment: browsers never send it to the server in the URL.
+      $("#invite-link").value = `${location.origin}/join/${made.game_id}#${made.invite}`;
+      store.set(`invite.${made.game_id}`, $("#invite-link").value);
+      $("#invite-box").hidden = false;
+      $("#go-invited").onclick = () => navigate(`/game/${made.game_id}`);
+      $("#invite-link").select();
+    } catch (err) {
+      $("#lobby-error").textContent = err.message;
+    }
+  });
+
+  $("#copy-invite").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("#invite-link").value); $("#copy-invite").textContent = "Copied"; } catch {
+      $("#invite-link").select();
+    }
+  });
+}

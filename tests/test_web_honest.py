@@ -1,0 +1,383 @@
+"""The table is honest with a person: a lost connection is shown and a move made meanwhile
+waits and is played exactly once; every refusal says why; the phone lobby fits; spectators
+see no hidden card. Real Chromium against a real ``ginrummy serve`` (see test_web_table).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+import web_support
+from ginrummy.server.bot import greedy_action
+from test_web_table import (
+    PHONE,
+    do_by_clicks,
+    game_id,
+    my_discards,
+    page_version,
+    play,
+    player_token,
+    server_view,
+    start_ai_game,
+    tap_card,
+)
+from web_support import Server, artifact
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+browser = web_support.browser
+page = web_support.page
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[Server]:
+    with Server(str(tmp_path / "games.db")) as srv:
+        yield srv
+
+
+def my_turn(page: Page, server: Server, timeout: float = 20) -> dict[str, Any]:
+    """Wait until it is the page's seat to act and the page shows that view; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = server_view(server, page)
+        hand = view["hand"]
+        if hand["to_act"] == view["seat"] and hand["legal_actions"]:
+            if page_version(page) == view["version"] and page.is_hidden("#hand-end"):
+                return view
+            if page.is_visible("#hand-end"):
+                page.click("#btn-next")
+        assert time.monotonic() < deadline, "the page never showed the person's turn"
+        time.sleep(0.05)
+
+
+def status(page: Page) -> str:
+    return page.inner_text("#status")
+
+
+# --- the connection -----------------------------------------------------------------------
+
+
+def test_offline_shown_at_once_a_move_waits_and_is_played_once(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    view = my_turn(page, server)
+    token = player_token(page)
+    page.context.set_offline(True)
+    started = time.monotonic()
+    page.wait_for_selector("#conn.lost:not([hidden])", timeout=3000)
+    assert time.monotonic() - started < 3
+    assert "Reconnecting" in page.inner_text("#conn")
+    # a move made while offline waits, and says so
+    action = greedy_action(view["hand"])
+    do_by_clicks(page, action)
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('is sent when it is back')"
+    )
+    assert "waits" in page.inner_text("#conn")
+    assert "waits for the connection" in page.inner_text("#turn")
+    name = action.partition(" ")[2]
+    if name:
+        assert page.locator(f'#hand .card.waiting[data-card="{name}"]').count() == 1
+    page.screenshot(path=str(artifact("offline-move-waits.png")))
+    time.sleep(1.5)  # a while offline: nothing reaches the server
+    assert server_view(server, page)["version"] == view["version"]
+    # back online: the banner clears, the move is played, exactly once
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn", state="hidden", timeout=15000)
+    page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
+    events = httpx.get(
+        f"{server.base}/api/games/{game_id(page)}/events",
+        params={"since": view["version"]},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    ).json()
+    assert events[0]["seat"] == view["seat"] and events[0]["action"] == action, events
+    mine = [e for e in events if e["seat"] == view["seat"]]
+    assert len(mine) == 1, events  # the AI answered; this seat moved once
+    assert page.locator("#hand .card.waiting").count() == 0
+    # and play goes on
+    after = server_view(server, page)["version"]
+    play(page, server, do_by_clicks, until=lambda v: v["version"] > after + 2 or v["results"])
+    assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
+
+
+def test_a_silent_server_is_found_by_the_heartbeat(page: Page, server: Server) -> None:
+    """No offline event here: the server stops answering (SIGSTOP), and the page's pings
+    find it out within a few seconds; it comes back by itself when the server does."""
+    start_ai_game(page, server)
+    view = my_turn(page, server)
+    assert server.proc is not None
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        page.wait_for_selector("#conn.lost:not([hidden])", timeout=5000)
+        assert time.monotonic() - started < 4
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    page.wait_for_selector("#conn", state="hidden", timeout=20000)
+    assert page_version(page) == view["version"]
+    play(
+        page,
+        server,
+        do_by_clicks,
+        until=lambda v: v["version"] > view["version"] + 2 or v["results"],
+    )
+
+
+def test_a_waiting_move_can_be_cancelled(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    view = my_turn(page, server)
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn.lost:not([hidden])", timeout=3000)
+    do_by_clicks(page, greedy_action(view["hand"]))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('Esc')")
+    page.keyboard.press("Escape")
+    assert "cancelled" in status(page)
+    assert "waits" not in page.inner_text("#conn")
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn", state="hidden", timeout=15000)
+    time.sleep(0.5)
+    assert server_view(server, page)["version"] == view["version"]  # nothing was played
+    my_turn(page, server)  # and the turn is still the person's to play
+
+
+# --- refusals -----------------------------------------------------------------------------
+
+
+def test_the_greyed_knock_says_why_by_click_hover_screen_reader_and_key(
+    page: Page, server: Server
+) -> None:
+    start_ai_game(page, server)
+    # before the draw: knock comes after a draw
+    view = my_turn(page, server)
+    limit = view["hand"]["knock_limit"]
+    assert page.get_attribute("#btn-knock", "aria-disabled") == "true"
+    assert not page.is_enabled("#btn-knock")
+    page.click("#btn-knock", force=True)  # a person can press it: it answers
+    assert re.search(
+        rf"Draw first: you may knock after your draw, with deadwood {limit} or less", status(page)
+    )
+    assert "error" in (page.get_attribute("#status", "class") or "")
+    # Esc clears the message
+    page.keyboard.press("Escape")
+    assert status(page) == ""
+    # a wrong-moment key says what is expected
+    page.keyboard.press("g")
+    assert status(page).startswith("Draw first: gin is a discard")
+    # after the draw, until a discard with too much deadwood leaves Knock greyed
+    for _ in range(30):
+        view = my_turn(page, server)
+        hand = view["hand"]
+        kinds = {a.split()[0] for a in hand["legal_actions"]}
+        if "discard" in kinds and "knock" not in kinds:
+            break
+        do_by_clicks(page, greedy_action(hand))
+        page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
+    else:
+        pytest.skip("every discard moment could knock")
+    after = hand["arrangement"]["deadwood_after_discard"]
+    expected = f"Deadwood {after}: you may knock at {limit} or less."
+    assert page.get_attribute("#btn-knock", "title") == expected  # on hover
+    assert page.inner_text("#knock-why") == expected  # for screen readers
+    assert page.get_attribute("#btn-knock", "aria-describedby") == "knock-why"
+    page.click("#btn-knock", force=True)
+    assert status(page) == expected
+    page.keyboard.press("Escape")
+    assert status(page) == ""
+    page.keyboard.press("k")
+    assert status(page) == expected
+    # a draw key now: it says a discard is expected; the next action clears the message
+    page.keyboard.press("t")
+    assert status(page).startswith("Drawing from the stock is not possible now. Discard a card")
+    page.screenshot(path=str(artifact("knock-refused.png")))
+    do_by_clicks(page, greedy_action(hand))
+    page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
+    assert "not possible" not in status(page)
+    assert not page.console_errors  # type: ignore[attr-defined]
+
+
+def test_a_click_in_the_opponents_turn_selects_nothing(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    ann = player_token(page)
+    made = httpx.post(
+        f"{server.base}/api/games",
+        json={"opponent": "human", "name": "Ann"},
+        headers={"Authorization": f"Bearer {ann}"},
+        timeout=10,
+    ).json()
+    bob = httpx.post(f"{server.base}/api/players", json={"name": "Bob"}, timeout=10).json()
+    httpx.post(
+        f"{server.base}/api/games/{made['game_id']}/join",
+        json={"invite": made["invite"], "name": "Bob"},
+        headers={"Authorization": f"Bearer {bob['token']}"},
+        timeout=10,
+    ).raise_for_status()
+    tokens = {made["seat"]: ann, 1 - made["seat"]: bob["token"]}
+
+    def view_of(seat: int) -> dict[str, Any]:
+        return httpx.get(
+            f"{server.base}/api/games/{made['game_id']}",
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            timeout=10,
+        ).json()
+
+    def act(seat: int) -> None:
+        v = view_of(seat)
+        httpx.post(
+            f"{server.base}/api/games/{made['game_id']}/actions",
+            json={"action": greedy_action(v["hand"]), "version": v["version"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            timeout=10,
+        ).raise_for_status()
+
+    me = made["seat"]
+    # play Ann's turns by the API until it is Bob's turn to discard (a long turn of his)
+    for _ in range(6):
+        v = view_of(me)
+        if v["hand"]["to_act"] != me:
+            break
+        act(me)
+    page.goto(f"{server.base}/game/{made['game_id']}")
+    page.wait_for_selector("#hand .card")
+    v = view_of(me)
+    assert v["hand"]["to_act"] != me
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v['version']}")
+    first = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")[0]
+    tap_card(page, first)
+    assert page.locator("#hand .card.selected").count() == 0
+    assert "It is Bob's turn: wait for their move." in status(page)
+    page.keyboard.press("Enter")  # keys too
+    assert page.locator("#hand .card.selected").count() == 0
+    # Bob plays until it is Ann's turn: nothing was carried into it
+    for _ in range(6):
+        v = view_of(me)
+        if v["hand"]["to_act"] == me:
+            break
+        act(1 - me)
+    page.wait_for_function(f"Number(document.body.dataset.version) === {view_of(me)['version']}")
+    assert page.locator("#hand .card.selected").count() == 0
+    assert "Bob's turn" not in status(page)  # the stale message went with the turn
+    context.close()
+
+
+# --- the lobby fits -----------------------------------------------------------------------
+
+OVERFLOW = """(sel) => {
+  const out = [];
+  for (const panel of document.querySelectorAll(sel)) {
+    const box = panel.getBoundingClientRect();
+    for (const el of panel.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.right > box.right + 0.5 || r.left < box.left - 0.5) {
+        const at = (b) => `${Math.round(b.left)}-${Math.round(b.right)}`;
+        out.push(`${el.tagName}#${el.id}.${el.className} ${at(r)} in ${at(box)}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 1366, "height": 800}], ids=["phone", "desktop"])
+def test_the_lobby_fits_its_screen(browser: Browser, server: Server, size: dict[str, int]) -> None:
+    phone = size == PHONE
+    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.click("#how-to summary")  # the rules open too
+    page.click("#invite-human")  # and the invite box
+    page.wait_for_selector("#invite-box:not([hidden])")
+    width = size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    wide = page.evaluate(
+        "(w) => [...document.querySelectorAll('body *')].filter(e =>"
+        " e.getBoundingClientRect().right > w + 0.5).map(e => e.tagName + '#' + e.id)",
+        width,
+    )
+    assert not wide, wide
+    assert page.evaluate(OVERFLOW, "#lobby .panel") == []
+    # the chosen rules in full, under their select (which may cut them)
+    assert page.inner_text("#preset-about").startswith("Tournament: Big Gin, line and game")
+    for sel in ("#level", "#preset", "#play-ai", "#invite-human", "#invite-link"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, sel
+    page.screenshot(path=str(artifact(f"lobby-{width}.png")), full_page=True)
+    context.close()
+
+
+# --- spectators ---------------------------------------------------------------------------
+
+
+def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
+    browser: Browser, server: Server
+) -> None:
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    ann = ann_context.new_page()
+    start_ai_game(ann, server)
+    play(ann, server, do_by_clicks, until=lambda v: my_discards(v) >= 2 or bool(v["results"]))
+    gid = game_id(ann)
+    # the lobby lists the open game with its watch link; the table shows it to share
+    ann.goto(server.base + "/")
+    ann.wait_for_selector("#open-games a.watch-link")
+    assert ann.get_attribute("#open-games a.watch-link", "href") == f"/game/{gid}#watch"
+    ann.goto(f"{server.base}/game/{gid}")
+    ann.wait_for_selector("#watch-share:not([hidden])")
+    shared = ann.inner_text("#watch-link")
+    assert shared == f"{server.base}/game/{gid}#watch"
+
+    watcher_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    watcher = watcher_context.new_page()
+    errors: list[str] = []
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(shared)
+    watcher.wait_for_selector("#watch-label:not([hidden])")
+    assert "Watching" in watcher.inner_text("#watch-label")
+    for _ in range(3):
+        public = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
+        assert public["seat"] is None
+        watcher.wait_for_function(f"Number(document.body.dataset.version) >= {public['version']}")
+        hand = public["hand"]
+        # both seats drawn, face down but for what the rules revealed
+        assert watcher.locator("#hand .card").count() == hand["hand_sizes"][0]
+        assert watcher.locator("#opp-hand .card").count() == hand["hand_sizes"][1]
+        revealed = set(hand["discard_pile"]) | {c for k in hand["known_cards"] for c in k}
+        for result in [hand.get("result"), *public["results"]]:  # hands over: all shown
+            if result:
+                revealed |= {c for h in result["hands"] for c in h}
+        shown = set(
+            watcher.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
+        )
+        assert shown <= revealed, shown - revealed
+        ann_hidden = set(server_view(server, ann)["hand"]["hand"]) - revealed
+        html = watcher.content()
+        assert not any(f'data-card="{c}"' in html for c in ann_hidden)
+        # both names, the scores, the log; nothing to press
+        assert watcher.inner_text("#my-name") == public["names"][0]
+        assert watcher.inner_text("#opp-name") == public["names"][1]
+        assert watcher.inner_text("#score-0 .pts") == str(public["points"][0])
+        assert watcher.locator("#log p").count() > 0
+        assert watcher.is_hidden("#actions")
+        assert watcher.locator("#felt button:enabled:visible").count() == 0
+        watcher.screenshot(path=str(artifact("spectator.png")))
+        # Ann plays on; the spectator follows
+        before = public["version"]
+        play(ann, server, do_by_clicks, until=lambda v, n=before: v["version"] > n)
+    assert not errors, errors
+    ann_context.close()
+    watcher_context.close()
