@@ -1134,14 +1134,7 @@ class GameService:
         deals = self._read(self.store.deals, game_id)
         seeds = [seed for _, seed, _ in deals]
         commitments = [c for _, _, c in deals]
-        claimed_by = None
-        for _, seat, action, _ in log:
-            if action == "deal":
-                state = state.deal_seeded(seeds[state.hand_number])
-            elif action == "claim":
-                claimed_by = seat
-            else:
-                state = state.apply(action, seat)
+        state, claimed_by = _replay(state, None, log, seeds)
         version = log[-1][0] if log else 0
         live = _Live(
             row, state, version, seeds, commitments, deadline=row.deadline, read_at=read_at
@@ -1168,15 +1161,8 @@ class GameService:
         if row.turn_seconds is not None and after:
             row = self._read(self.store.game, game_id) or row  # its deadline moved
         seeds = live.seeds + [seed for _, seed, _ in new_deals]
-        state, claimed_by = live.state, live.claimed_by
         try:
-            for _, seat, action, _ in after:
-                if action == "deal":
-                    state = state.deal_seeded(seeds[state.hand_number])
-                elif action == "claim":
-                    claimed_by = seat
-                else:
-                    state = state.apply(action, seat)
+            state, claimed_by = _replay(live.state, live.claimed_by, after, seeds)
         except (GinRummyError, IndexError):
             return False
         _note_moves(live, live.version, [(seat, action, by) for _, seat, action, by in after])
@@ -1205,6 +1191,24 @@ class GameService:
             except GinRummyError:
                 continue  # unreachable now: the game settles on its next use
         return settled
+
+
+def _replay(
+    state: GameState,
+    claimed_by: int | None,
+    log: list[tuple[int, int | None, str, str | None]],
+    seeds: list[str],
+) -> tuple[GameState, int | None]:
+    """``state`` after the stored moves ``log`` (deals from ``seeds`` by hand), and the seat
+    that claimed the game, if one did."""
+    for _, seat, action, _ in log:
+        if action == "deal":
+            state = state.deal_seeded(seeds[state.hand_number])
+        elif action == "claim":
+            claimed_by = seat
+        else:
+            state = state.apply(action, seat)
+    return state, claimed_by
 
 
 def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:
