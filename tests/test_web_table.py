@@ -420,18 +420,21 @@ def test_reload_mid_hand_and_server_restarts(page: Page, server: Server) -> None
     assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
 
 
+def lobby_page(browser: Browser, server: Server, name: str) -> Page:
+    """A person's own browser at the lobby, with fewer animations, their name filled in."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    p = context.new_page()
+    p.goto(server.base + "/")
+    p.wait_for_selector("#lobby:not([hidden])")
+    p.click("#settings summary")
+    p.check("#reduce-motion")
+    p.click("#settings summary")
+    p.fill("#name", name)
+    return p
+
+
 def test_two_people_through_the_invite_link(browser: Browser, server: Server) -> None:
-    pages = []
-    for name in ("Ann", "Bob"):
-        context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
-        p = context.new_page()
-        p.goto(server.base + "/")
-        p.wait_for_selector("#lobby:not([hidden])")
-        p.click("#settings summary")
-        p.check("#reduce-motion")
-        p.click("#settings summary")
-        p.fill("#name", name)
-        pages.append(p)
+    pages = [lobby_page(browser, server, name) for name in ("Ann", "Bob")]
     ann, bob = pages
     ann.click("#invite-human")
     ann.wait_for_selector("#invite-box:not([hidden])")
@@ -491,19 +494,8 @@ def test_two_people_through_the_invite_link(browser: Browser, server: Server) ->
 def test_a_turn_timer_counts_down_plays_for_the_absent_and_is_claimed(
     browser: Browser, server: Server
 ) -> None:
-    pages = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
-        p = context.new_page()
-        p.goto(server.base + "/")
-        p.wait_for_selector("#lobby:not([hidden])")
-        p.click("#settings summary")
-        p.check("#reduce-motion")
-        p.click("#settings summary")
-        pages.append(p)
-    ann, bob = pages
+    ann, bob = (lobby_page(browser, server, name) for name in ("Ann", "Bob"))
     # the lobby's choice reaches the game (30 s; the test's own game below has 3 s)
-    ann.fill("#name", "Ann")
     ann.select_option("#turn-seconds", "30")
     ann.click("#invite-human")
     ann.wait_for_selector("#invite-box:not([hidden])")
