@@ -82,6 +82,8 @@ class RedisFanOut:
         self._listener: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
+        self._delivering: dict[str, bool] = {}
+        """Games whose views are being sent here, each with whether news came meanwhile."""
         self.subscribed = asyncio.Event()
         hub.on_local_presence = self._local_presence_changed
 
@@ -212,7 +214,28 @@ class RedisFanOut:
         if not isinstance(version, int):
             return
         self.service.note_version(game_id, version)
-        await self.hub.deliver(game_id)
+        self._deliver_soon(game_id)
+
+    def _deliver_soon(self, game_id: str) -> None:
+        """Send the game's connections here their views, on a task of its own: the listener
+        goes on to the next news at once (building views may read the store, and one game's
+        news must not wait behind another's). News of a game already being delivered is
+        folded into one more round."""
+        if game_id in self._delivering:
+            self._delivering[game_id] = True
+            return
+        self._delivering[game_id] = False
+        self._later(self._deliver(game_id))
+
+    async def _deliver(self, game_id: str) -> None:
+        try:
+            while True:
+                await self.hub.deliver(game_id)
+                if not self._delivering.get(game_id):
+                    return
+                self._delivering[game_id] = False  # news came meanwhile: once more
+        finally:
+            self._delivering.pop(game_id, None)
 
     async def close(self) -> None:
         for task in (self._listener, self._heartbeat, *self._pending):
