@@ -34,6 +34,13 @@ file per level), ``--spares`` (spare games per level, default estimated from the
 ``--engine-seconds`` (CPU budget of the in-process games, 3) and ``--no-deflate`` (do not
 offer permessage-deflate, which browsers and this bench offer by default).
 
+The functions are shared with ``bench/bench_workers.py`` (1 server process against 2 on
+PostgreSQL + Redis) and ``bench/bench_soak.py`` (a bounded soak): a run may be given several
+servers (a game's seats are then spread over them), the server's CPU and RSS are summed over
+its process tree (``serve --workers N``'s workers included), the other seat's view of each
+action is timed too, and the last lines give where the machine's CPU went (``/proc/stat``,
+PostgreSQL's and Redis's processes).
+
 To run it against another checkout's code, point ``PYTHONPATH`` at that checkout's ``src``:
 the server is started with the same interpreter and environment, and the first line printed
 says which ``ginrummy`` was imported.
@@ -56,7 +63,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +114,65 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process descended from it (``serve --workers N``: its workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo += children.get(tree[-1], [])
+    return tree
+
+
+def machine_cpu() -> dict[str, float]:
+    """CPU seconds so far: ``busy`` (all cores, from ``/proc/stat``: all but idle and iowait),
+    ``postgres`` and ``redis`` (every process of that name, with the children it reaped, so
+    a PostgreSQL backend that exited still counts)."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    ticks = [int(f) for f in fields]
+    out = {"busy": (sum(ticks[:8]) - ticks[3] - ticks[4]) / CLOCK_TICKS, "postgres": 0.0}
+    out["redis"] = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        key = "postgres" if name == "postgres" else "redis" if name == "redis-server" else None
+        if key is not None:
+            rest = stat[stat.rindex(")") + 2 :].split()
+            out[key] += sum(int(rest[i]) for i in (11, 12, 13, 14)) / CLOCK_TICKS
+    return out
+
+
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds of ``pids`` (those still there)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
+def tree_rss_kb(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, RuntimeError):
+            total += rss_kb(pid)
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -152,9 +218,29 @@ class Server:
     def ws_url(self, game_id: str) -> str:
         return f"ws://{HOST}:{self.port}/ws/games/{game_id}"
 
+    def pids(self) -> list[int]:
+        """The ``serve`` process and its workers (``--workers N``), if any."""
+        return process_tree(self.proc.pid)
 
-def start_server(db: str, extra: list[str], log: Path) -> Server:
+    def complaints(self) -> list[str]:
+        """The log's lines that look like errors."""
+        return [
+            line
+            for line in self.log.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "ERROR" in line or "Error" in line
+        ]
+
+
+def all_pids(servers: list[Server]) -> list[int]:
+    return [pid for server in servers for pid in server.pids()]
+
+
+def start_server(db: str, extra: list[str], log: Path, workers: int = 1) -> Server:
+    """``serve`` on a free port; ``workers`` > 1 adds ``--workers`` (``extra`` must then hold
+    ``--redis``) and waits until that many worker processes are there."""
     port = free_port()
+    if workers > 1:
+        extra = [*extra, "--workers", str(workers)]
     command = [sys.executable, "-m", "ginrummy.cli", "serve", "--host", HOST]
     command += ["--port", str(port), "--db", db, "--max-rate", "1000", *extra]
     with log.open("wb") as out:
@@ -165,7 +251,11 @@ def start_server(db: str, extra: list[str], log: Path) -> Server:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited ({proc.returncode}):\n{log.read_text()}")
         try:
-            if httpx.get(f"{server.base}/api/health", timeout=1).status_code == 200:
+            if httpx.get(f"{server.base}/api/health", timeout=1).status_code == 200 and (
+                workers == 1 or len(server.pids()) > workers
+            ):
+                if workers > 1:
+                    time.sleep(1.0)  # the last worker to come up: its startup finished
                 return server
         except httpx.HTTPError:
             pass
@@ -215,10 +305,11 @@ def fresh_store(db: str | None, tmp: Path, level: int) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class Ticket:
-    """A game between two people, both seats taken: ``(seat, token)`` per seat."""
+    """A game with its seats taken by the bench: ``(seat, token)`` per seat (two between
+    people, one against the AI)."""
 
     game_id: str
-    seats: tuple[tuple[int, str], tuple[int, str]]
+    seats: tuple[tuple[int, str], ...]
 
 
 @dataclass
@@ -229,8 +320,24 @@ class Seat:
 
 
 @dataclass
+class Tracker:
+    """Shared by the seats of one table: the last action sent (when, at which version, by
+    which seat) and when a view last came in."""
+
+    sent_at: float = 0.0
+    sent_version: int = -1
+    sent_by: int = -1
+    last_view: float = field(default_factory=time.monotonic)
+    version: int = 0
+    """The highest version any of the table's seats has seen."""
+
+
+@dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    other_seat: list[float] = field(default_factory=list)
+    """From an action sent to the other seat's view of it (across processes when the seats
+    are on different servers)."""
     in_window: int = 0
     """Actions whose view came back before the window ended."""
     unanswered: int = 0
@@ -250,21 +357,42 @@ class Window:
     """Set once the server's CPU is read: the connections may close."""
 
 
-async def create_game(http: httpx.AsyncClient) -> Ticket:
-    """A game between two people: created, then joined with its invite."""
-    first = await post(http, "/api/games", {"opponent": "human", "preset": PRESET})
-    second = await post(http, f"/api/games/{first['game_id']}/join", {"invite": first["invite"]})
+async def create_game(
+    http: httpx.AsyncClient,
+    join_http: httpx.AsyncClient | None = None,
+    target: int | None = None,
+    ai_level: str | None = None,
+) -> Ticket:
+    """A game between two people, created, then joined with its invite (through
+    ``join_http``, another server, if given); or with ``ai_level`` one against the AI."""
+    body: dict[str, Any] = {"opponent": "human", "preset": PRESET}
+    if ai_level is not None:
+        body.update(opponent="ai", level=ai_level)
+    if target is not None:
+        body["target"] = target
+    first = await post(http, "/api/games", body)
+    if ai_level is not None:
+        return Ticket(str(first["game_id"]), ((int(first["seat"]), str(first["token"])),))
+    second = await post(
+        join_http or http, f"/api/games/{first['game_id']}/join", {"invite": first["invite"]}
+    )
     return Ticket(
         str(first["game_id"]),
         ((int(first["seat"]), str(first["token"])), (int(second["seat"]), str(second["token"]))),
     )
 
 
+HTTP_REFUSED: Counter[str] = Counter()
+"""Answers 429 / 503 that :func:`post` retried after, by status."""
+
+
 async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST with a few retries when the server says slow down (429) or is busy (503)."""
     for attempt in range(50):
         response = await http.post(path, json=body)
-        if response.status_code not in (429, 503):
+        if response.status_code in (429, 503):
+            HTTP_REFUSED[f"HTTP {response.status_code}"] += 1
+        else:
             response.raise_for_status()
             data: dict[str, Any] = response.json()
             return data
@@ -272,14 +400,17 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     raise RuntimeError(f"POST {path}: still refused after 50 tries ({response.status_code})")
 
 
-async def create_games(http: httpx.AsyncClient, count: int) -> list[Ticket]:
+async def create_games(https: list[httpx.AsyncClient], count: int) -> list[Ticket]:
+    """``count`` games between people, the i-th created through ``https[i % n]`` and joined
+    through the next one (so on two servers, every game is joined on the other one)."""
     gate = asyncio.Semaphore(CREATE_CONCURRENCY)
+    n = len(https)
 
-    async def one() -> Ticket:
+    async def one(i: int) -> Ticket:
         async with gate:
-            return await create_game(http)
+            return await create_game(https[i % n], https[(i + 1) % n])
 
-    return list(await asyncio.gather(*(one() for _ in range(count))))
+    return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
 async def open_seat(server: Server, game_id: str, seat: int, token: str, deflate: bool) -> Seat:
@@ -304,22 +435,43 @@ async def open_seat(server: Server, game_id: str, seat: int, token: str, deflate
         raise
 
 
-async def open_table(server: Server, ticket: Ticket, deflate: bool) -> tuple[Seat, Seat]:
-    (s0, t0), (s1, t1) = ticket.seats
-    first = await open_seat(server, ticket.game_id, s0, t0, deflate)
+Table = tuple[Seat, ...]
+
+
+async def open_table(
+    servers: list[Server], ticket: Ticket, deflate: bool, offset: int = 0
+) -> Table:
+    """Connect the ticket's seats, the k-th to ``servers[(offset + k) % n]``: on two servers,
+    a game's two seats are on different ones (no sticky sessions)."""
+    seats: list[Seat] = []
     try:
-        second = await open_seat(server, ticket.game_id, s1, t1, deflate)
+        for k, (seat, token) in enumerate(ticket.seats):
+            server = servers[(offset + k) % len(servers)]
+            seats.append(await open_seat(server, ticket.game_id, seat, token, deflate))
     except BaseException:
-        await first.ws.close()
+        await close_table(tuple(seats))
         raise
-    return first, second
+    return tuple(seats)
 
 
-async def play_seat(seat: Seat, window: Window, stats: Stats, think: float = 0.0) -> str:
+async def play_seat(
+    seat: Seat,
+    window: Window,
+    stats: Stats,
+    think: float = 0.0,
+    tracker: Tracker | None = None,
+    stall: float = 0.0,
+) -> str:
     """Play one seat until its game is over ("over") or the window ends ("stopped"); an
     action sent in the window may wait ``DRAIN_SECONDS`` after it for its view. With
-    ``think`` the seat first thinks a random 0 to 2 x ``think`` seconds, as a person would."""
+    ``think`` the seat first thinks a random 0 to 2 x ``think`` seconds, as a person would.
+    ``tracker``, shared by the table's seats, times the other seat's view of each action.
+    With ``stall``, a seat that hears nothing for that long counts an error ("stalled") and
+    asks for what it missed (``sync``), as a client reconnecting would."""
+    tracker = tracker or Tracker()
     view = seat.view
+    tracker.version = max(tracker.version, int(view.get("version", 0)))
+    heard = time.monotonic()
     pending: tuple[float, int] | None = None  # (sent at, the version it was sent against)
     errors = 0
     for _ in range(MAX_MESSAGES_PER_GAME):
@@ -339,23 +491,37 @@ async def play_seat(seat: Seat, window: Window, stats: Stats, think: float = 0.0
                 message = {"type": "action", "action": greedy_action(hand), "version": version}
                 await seat.ws.send(json.dumps(message))
                 pending = (time.monotonic(), version)
+                tracker.sent_at, tracker.sent_version, tracker.sent_by = (*pending, seat.seat)
         deadline = window.stop if pending is None else window.stop + DRAIN_SECONDS
         if now >= deadline:
             stats.unanswered += pending is not None
             return "stopped"
+        wait = deadline - now if stall <= 0 else min(deadline - now, heard + stall - now)
         try:
-            raw = await asyncio.wait_for(seat.ws.recv(), deadline - now)
+            raw = await asyncio.wait_for(seat.ws.recv(), max(0.0, wait))
         except TimeoutError:
+            if stall > 0 and time.monotonic() >= heard + stall:
+                stats.errors[f"stalled: nothing heard for {stall:g} s"] += 1
+                since = int(view.get("version", 0))
+                await seat.ws.send(json.dumps({"type": "sync", "since": since}))
+                heard = time.monotonic()
             continue
         except ConnectionClosed:
             stats.errors["connection closed"] += 1
             return "closed"
+        heard = time.monotonic()
         message = json.loads(raw)
         new = message.get("view")
         if isinstance(new, dict):
             new_version = new.get("version")
+            arrived = time.monotonic()
+            tracker.last_view = arrived
+            if isinstance(new_version, int):
+                tracker.version = max(tracker.version, new_version)
+                if tracker.sent_by not in (-1, seat.seat) and new_version > tracker.sent_version:
+                    stats.other_seat.append(arrived - tracker.sent_at)
+                    tracker.sent_by = -1  # timed once
             if pending is not None and (new_version is None or new_version > pending[1]):
-                arrived = time.monotonic()
                 stats.latencies.append(arrived - pending[0])
                 stats.in_window += arrived <= window.stop
                 pending = None
@@ -370,25 +536,27 @@ async def play_seat(seat: Seat, window: Window, stats: Stats, think: float = 0.0
     return "message limit"
 
 
-async def close_table(table: tuple[Seat, Seat]) -> None:
+async def close_table(table: tuple[Seat, ...]) -> None:
     await asyncio.gather(*(s.ws.close() for s in table), return_exceptions=True)
 
 
 async def play_table(
-    server: Server,
-    table: tuple[Seat, Seat],
+    servers: list[Server],
+    table: Table,
     spares: deque[Ticket],
     window: Window,
     stats: Stats,
     deflate: bool,
     think: float = 0.0,
+    stall: float = 0.0,
 ) -> None:
     """Play a table's game, then spare games, until the window ends."""
     try:
         try:
             for _ in range(MAX_GAMES_PER_TABLE):
+                tracker = Tracker()
                 outcomes = await asyncio.gather(
-                    *(play_seat(s, window, stats, think) for s in table)
+                    *(play_seat(s, window, stats, think, tracker, stall) for s in table)
                 )
                 if "over" in outcomes:
                     stats.finished += 1
@@ -399,7 +567,7 @@ async def play_table(
                     stats.tables_out_of_games += 1
                     break
                 stats.spares_used += 1
-                table = await open_table(server, spares.popleft(), deflate)
+                table = await open_table(servers, spares.popleft(), deflate)
         finally:
             window.tables_left -= 1
             if window.tables_left == 0:
@@ -424,6 +592,9 @@ class Level:
     rss_before_kb: int
     rss_after_kb: int
     spares: int
+    machine: dict[str, float] = field(default_factory=dict)
+    """CPU seconds over the window: ``busy`` (the whole machine), ``postgres``, ``redis``."""
+    server_processes: int = 1
 
     @property
     def accepted(self) -> int:
@@ -444,41 +615,55 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def warm_up(server: Server, http: httpx.AsyncClient, deflate: bool) -> float:
-    """One game for ~2 s: the server's first-use costs (imports, caches) before the RSS is
-    read, and an estimate of its CPU per action. Returns server CPU seconds per action."""
-    table = await open_table(server, await create_game(http), deflate)
+async def warm_up(
+    servers: list[Server], https: list[httpx.AsyncClient], deflate: bool, games: int = 1
+) -> float:
+    """``games`` games (one per server by default) for ~2 s: the servers' first-use costs
+    (imports, caches) before the RSS is read, and an estimate of their CPU per action.
+    Returns server CPU seconds per action."""
+    pids = all_pids(servers)
+    tables = [
+        await open_table(servers, t, deflate, i)
+        for i, t in enumerate(await create_games(https, games))
+    ]
     stats = Stats()
     window = Window(time.monotonic() + 2.0)
-    before = cpu_seconds(server.proc.pid)
+    before = tree_cpu(pids)
     try:
-        await asyncio.gather(*(play_seat(s, window, stats) for s in table))
+        await asyncio.gather(*(play_seat(s, window, stats) for t in tables for s in t))
     finally:
-        await close_table(table)
-    spent = cpu_seconds(server.proc.pid) - before
+        await asyncio.gather(*(close_table(t) for t in tables))
+    spent = tree_cpu(pids) - before
     return max(spent, 1 / CLOCK_TICKS) / max(1, len(stats.latencies))
 
 
 async def run_level(
-    server: Server,
+    servers: list[Server],
     games: int,
     seconds: float,
     spares_wanted: int,
     game_actions: float,
     deflate: bool,
     think: float = 0.0,
+    stall: float = 0.0,
 ) -> Level:
-    pid = server.proc.pid
-    async with httpx.AsyncClient(base_url=server.base, timeout=RECV_SECONDS) as http:
-        warm_cpu = await warm_up(server, http, deflate)
+    pids = all_pids(servers)
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=s.base, timeout=RECV_SECONDS)
+            )
+            for s in servers
+        ]
+        warm_cpu = await warm_up(servers, https, deflate, max(len(servers), len(pids)))
         await asyncio.sleep(0.3)
-        rss_before = rss_kb(pid)
-        tickets = await create_games(http, games)
+        rss_before = tree_rss_kb(pids)
+        tickets = await create_games(https, games)
         gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
-        async def opened(ticket: Ticket) -> tuple[Seat, Seat]:
+        async def opened(ticket: Ticket) -> Table:
             async with gate:
-                return await open_table(server, ticket, deflate)
+                return await open_table(servers, ticket, deflate)
 
         results = await asyncio.gather(*(opened(t) for t in tickets), return_exceptions=True)
         tables = [r for r in results if not isinstance(r, BaseException)]
@@ -487,30 +672,34 @@ async def run_level(
                 failed = next(r for r in results if isinstance(r, BaseException))
                 raise RuntimeError(f"{games - len(tables)} games failed to connect") from failed
             await asyncio.sleep(0.5)
-            rss_after = rss_kb(pid)
+            rss_after = tree_rss_kb(pids)
             if spares_wanted < 0:  # enough for the most games the server could finish
                 most = seconds / warm_cpu / game_actions
                 spares_wanted = min(20 * games, 3000, math.ceil(1.5 * most) + 2)
-            spares = deque(await create_games(http, spares_wanted))
+            spares = deque(await create_games(https, spares_wanted))
         except BaseException:
             await asyncio.gather(*(close_table(t) for t in tables))
             raise
     stats = Stats()
     window = Window(0.0, tables_left=len(tables))
-    cpu_before = cpu_seconds(pid)
+    cpu_before = tree_cpu(pids)
+    machine_before = machine_cpu()
     client_before = time.process_time()
     start = time.monotonic()
     window.stop = start + seconds
-    print(f"  {games} games: window of {seconds:g} s on server pid {pid}", flush=True)
+    print(f"  {games} games: window of {seconds:g} s on server pids {pids}", flush=True)
     tasks = [
-        asyncio.ensure_future(play_table(server, t, spares, window, stats, deflate, think))
+        asyncio.ensure_future(play_table(servers, t, spares, window, stats, deflate, think, stall))
         for t in tables
     ]
     try:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(window.drained.wait(), seconds + DRAIN_SECONDS + 30)
-        server_cpu = cpu_seconds(pid) - cpu_before
+        server_cpu = tree_cpu(pids) - cpu_before
         client_cpu = time.process_time() - client_before
+        machine_after = machine_cpu()
+        machine = {k: machine_after[k] - machine_before[k] for k in machine_after}
+        machine["elapsed"] = time.monotonic() - start
     finally:
         window.release.set()
         done, late = await asyncio.wait(tasks, timeout=60)
@@ -520,7 +709,16 @@ async def run_level(
             if task.exception() is not None:
                 stats.errors[f"bench: {task.exception()!r}"] += 1
     return Level(
-        games, seconds, stats, server_cpu, client_cpu, rss_before, rss_after, spares_wanted
+        games,
+        seconds,
+        stats,
+        server_cpu,
+        client_cpu,
+        rss_before,
+        rss_after,
+        spares_wanted,
+        machine,
+        len(pids),
     )
 
 
@@ -626,14 +824,37 @@ def report(levels: list[Level], engine: EngineCost) -> None:
         extra.append(
             f"server/engine+views {1e3 * lv.cpu_ms_per_action / engine.with_views_us:.0f}x"
         )
+        extra.append(machine_line(lv))
         print(f"{lv.games:>5} games: " + "; ".join(extra))
 
 
-def parse_levels(text: str) -> list[int]:
-    levels = [int(part) for part in text.split(",") if part.strip()]
-    if not levels or min(levels) < 1 or max(levels) > 5000:
-        raise argparse.ArgumentTypeError("levels are 1 to 5000 games, e.g. 20,50,200")
-    return levels
+def machine_line(lv: Level) -> str:
+    """The other seat's view of each action, and where the machine's CPU went."""
+    other = sorted(lv.stats.other_seat)
+    m, elapsed = lv.machine, lv.machine.get("elapsed", lv.seconds)
+    pg, redis = m.get("postgres", math.nan) / elapsed, m.get("redis", math.nan) / elapsed
+    return (
+        f"other seat's view p50 {1000 * percentile(other, 0.5):.1f} ms, "
+        f"p99 {1000 * percentile(other, 0.99):.1f} ms; machine busy "
+        f"{m.get('busy', math.nan) / elapsed:.2f} of {os.cpu_count()} cores (server "
+        f"{lv.server_cpu / elapsed:.2f}, bench {lv.client_cpu / elapsed:.2f}, postgres "
+        f"{pg:.2f}, redis {redis:.2f})"
+    )
+
+
+def counts(most: int, what: str, example: str) -> Callable[[str], list[int]]:
+    """An argparse type: a comma-separated list of whole numbers from 1 to ``most``."""
+
+    def parse(text: str) -> list[int]:
+        found = [int(part) for part in text.split(",") if part.strip()]
+        if not found or min(found) < 1 or max(found) > most:
+            raise argparse.ArgumentTypeError(f"{what} are 1 to {most}, e.g. {example}")
+        return found
+
+    return parse
+
+
+parse_levels = counts(5000, "levels (games)", "20,50,200")
 
 
 def main() -> None:
@@ -703,7 +924,7 @@ def main() -> None:
                 try:
                     level = asyncio.run(
                         run_level(
-                            server,
+                            [server],
                             games,
                             args.seconds,
                             args.spares,
@@ -714,11 +935,7 @@ def main() -> None:
                     )
                 finally:
                     stop_server(server)
-                    complaints = [
-                        line
-                        for line in server.log.read_text(errors="replace").splitlines()
-                        if "Traceback" in line or "ERROR" in line or "Error" in line
-                    ]
+                    complaints = server.complaints()
                     if complaints:
                         print(f"  server log ({server.log}): {complaints[-3:]}", flush=True)
             levels.append(level)

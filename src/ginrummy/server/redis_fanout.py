@@ -42,6 +42,8 @@ RETRY_SECONDS = 1.0
 """Pause before the listener tries Redis again after losing it."""
 HEARTBEAT_SECONDS = 15.0
 """How often a process renews the presence it shares (and rereads the others')."""
+DELIVERY_SLOTS = 4
+"""Games whose views are built for news from the others at the same moment."""
 MAX_CONNECTIONS = 32
 """Connections to Redis per process (one listens; the others publish and share presence)."""
 PRESENCE_SECONDS = 45.0
@@ -83,6 +85,7 @@ class RedisFanOut:
         self._heartbeat: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
         self._delivering: dict[str, bool] = {}
+        self._delivery_slots = asyncio.Semaphore(DELIVERY_SLOTS)
         """Games whose views are being sent here, each with whether news came meanwhile."""
         self.subscribed = asyncio.Event()
         hub.on_local_presence = self._local_presence_changed
@@ -230,7 +233,10 @@ class RedisFanOut:
     async def _deliver(self, game_id: str) -> None:
         try:
             while True:
-                await self.hub.deliver(game_id)
+                # a few games at once: enough that one slow game holds up no other, few
+                # enough that under load the threads do not crowd out the moves themselves
+                async with self._delivery_slots:
+                    await self.hub.deliver(game_id)
                 if not self._delivering.get(game_id):
                     return
                 self._delivering[game_id] = False  # news came meanwhile: once more
