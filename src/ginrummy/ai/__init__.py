@@ -19,7 +19,7 @@ from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
 from .styles import (
-    FixedMasterPlayer,
+    AdaptingMasterPlayer,
     GinOnlyPlayer,
     KnockAtOncePlayer,
     Master202611,
@@ -42,7 +42,7 @@ TEST_LEVELS: dict[str, type[Player]] = {
     "style-gin": GinOnlyPlayer,
     "style-undercut": UndercutterPlayer,
     "master-2026-11": Master202611,
-    "master-fixed": FixedMasterPlayer,
+    "master-adapt": AdaptingMasterPlayer,
 }
 """Players for measuring and testing (:mod:`.styles`): fixed styles and frozen levels. The
 arena plays them by name; the table and ``play`` do not offer them."""

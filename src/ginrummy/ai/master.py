@@ -77,11 +77,13 @@ class MasterPlayer(ExpertPlayer):
     """How many of the expert's best discards the two-draw search compares."""
     discard_margin = 4.0
     """How close (in the expert's score) a discard must be to the best to be compared."""
-    adapt = True
+    adapt = False
     """Whether the searches use what the game's finished hands show of the opponent's
     knocking (:mod:`.adapt`): against one that knocks whenever it can, its hand after a
     discard is dealt with more deadwood than the limit; against one that plays on when it
-    could knock, its side of a playout plays for gin."""
+    could knock, its side of a playout plays for gin. Off: measured, it made master weaker
+    against both styles (docs/ai.md, "Adapting to the opponent"); ``master-adapt`` plays
+    with it, for the next attempt."""
     adapt_evidence = 4
     """Knock chances of the opponent's to see before adapting."""
     always_knocks = 0.85

@@ -58,12 +58,12 @@ class UndercutterPlayer(GinOnlyPlayer):
         return card
 
 
-class FixedMasterPlayer(MasterPlayer):
-    """``master`` without adaptation (it ignores what past hands show of the opponent): the
-    other side of the adaptation experiment (``bench/adaptation.py``)."""
+class AdaptingMasterPlayer(MasterPlayer):
+    """``master`` with its adaptation to the opponent's knocking on (:mod:`.adapt`; off in
+    ``master``, where it measured worse): the other side of ``bench/adaptation.py``."""
 
-    level = "master-fixed"
-    adapt = False
+    level = "master-adapt"
+    adapt = True
 
 
 class Master202611(MasterPlayer):
