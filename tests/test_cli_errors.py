@@ -471,3 +471,22 @@ def test_ctrl_c_during_a_match_with_workers() -> None:
     assert proc.returncode == 130, err
     assert err.strip() == "interrupted", err
     assert "Traceback" not in out + err
+
+
+def test_a_file_name_with_a_nul_character_is_a_clear_error() -> None:
+    """Found by the command-line fuzzing (``verify '\\x00'`` was an internal error)."""
+    from click.testing import CliRunner
+
+    from ginrummy.cli import main
+
+    for args, said in (
+        (["verify", "\x00"], "cannot read '\\x00': a file name cannot hold a NUL character"),
+        (["replay", "a\x00b"], "cannot read 'a\\x00b': a file name cannot hold a NUL character"),
+        (
+            ["selfplay", "--out", "a\x00b"],
+            "cannot write 'a\\x00b': a file name cannot hold a NUL character",
+        ),
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert result.output.strip() == f"error: {said}", (args, result.output)

@@ -152,6 +152,8 @@ def _check_output(path: str, option: str) -> None:
     """Refuse, before any long work, an output file that cannot be written."""
     if not path:
         raise GinRummyError(f"{option}: no file name given")
+    if "\0" in path:
+        raise GinRummyError(f"cannot write {path!r}: a file name cannot hold a NUL character")
     if os.path.isdir(path):
         raise GinRummyError(f"cannot write {path}: it is a folder; give a file name")
     folder = os.path.dirname(path) or "."

@@ -354,6 +354,8 @@ def read_bytes(source: str | os.PathLike[str] | IO[bytes], name: str | None = No
     ``name`` names the source in messages (default: the path)."""
     if isinstance(source, str | os.PathLike):
         shown = name or os.fspath(source)
+        if "\0" in str(os.fspath(source)):
+            raise RecordError(f"cannot read {shown!r}: a file name cannot hold a NUL character")
         try:
             with open(source, "rb") as f:
                 info = os.fstat(f.fileno())
