@@ -414,10 +414,6 @@ def game_pairs(
 ) -> list[list[GameSummary]]:
     """Game pairs ``0 .. count-1`` of ``job`` (each as :func:`play_game_pair` gives it), on
     ``workers`` processes or a ``cluster``; the same whichever."""
-    if cluster is not None:
-        from .cluster import check_cluster
-
-        check_cluster(cluster)  # before anything runs
     return list(_run(_game_worker, job, count, workers, progress, "game pair", cluster))
 
 
@@ -425,10 +421,6 @@ def deal_pairs_of(
     job: Job, count: int, workers: int = 1, progress: bool = False, cluster: str | None = None
 ) -> list[list[HandSummary]]:
     """Deal pairs ``0 .. count-1`` of ``job`` (:func:`play_deal_pair`), as :func:`game_pairs`."""
-    if cluster is not None:
-        from .cluster import check_cluster
-
-        check_cluster(cluster)
     return list(_run(_deal_worker, job, count, workers, progress, "deal pair", cluster))
 
 
