@@ -229,11 +229,14 @@ def test_a_click_in_the_opponents_turn_selects_nothing(browser: Browser, server:
     tokens = {made["seat"]: ann, 1 - made["seat"]: bob["token"]}
 
     def view_of(seat: int) -> dict[str, Any]:
-        return httpx.get(
+        r = httpx.get(
             f"{server.base}/api/games/{made['game_id']}",
             headers={"Authorization": f"Bearer {tokens[seat]}"},
             timeout=10,
-        ).json()
+        )
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
 
     def act(seat: int) -> None:
         v = view_of(seat)
@@ -259,7 +262,7 @@ def test_a_click_in_the_opponents_turn_selects_nothing(browser: Browser, server:
     first = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")[0]
     tap_card(page, first)
     assert page.locator("#hand .card.selected").count() == 0
-    assert "It is Bob's turn: wait for their move." in status(page)
+    assert "It is Bob's turn: wait for their move." in status(page), status(page)
     page.keyboard.press("Enter")  # keys too
     assert page.locator("#hand .card.selected").count() == 0
     # Bob plays until it is Ann's turn: nothing was carried into it
@@ -313,7 +316,7 @@ def test_the_lobby_fits_its_screen(browser: Browser, server: Server, size: dict[
     assert not wide, wide
     assert page.evaluate(OVERFLOW, "#lobby .panel") == []
     # the chosen rules in full, under their select (which may cut them)
-    assert page.inner_text("#preset-about").startswith("Tournament: Big Gin, line and game")
+    assert page.inner_text("#preset-about").startswith("Tournament: 25 for gin")
     for sel in ("#level", "#preset", "#play-ai", "#invite-human", "#invite-link"):
         box = page.locator(sel).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, sel

@@ -79,9 +79,10 @@ def start_ai_game(
 ) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#lobby:not([hidden])")
-    if fast:  # fewer animations: the opponent's moves are shown at once
+    if fast:  # fewer animations, instant speed: the opponent's moves are shown at once
         page.click("#settings summary")
         page.check("#reduce-motion")
+        page.select_option("#speed", "instant")
         page.click("#settings summary")
     page.fill("#name", "Ann")
     page.select_option("#level", level)
@@ -219,9 +220,27 @@ def dismiss_hand_end(page: Page, seen: list[dict[str, Any]]) -> None:
             "layoffs": page.locator("#he-hands .layoff").count(),
         }
     )
+    cheer = {"gin": "Gin!", "big-gin": "Big Gin!", "undercut": "Undercut!"}.get(
+        seen[-1]["kind"] or ""
+    )
+    if cheer:  # celebrated over the dialog
+        assert page.get_attribute("#celebrate", "data-text") == cheer
     if len(seen) == 1:
         page.screenshot(path=str(artifact(f"hand-end-{page.viewport_size['width']}.png")))
     page.click("#btn-next")
+
+
+def to_game_end(page: Page, server: Server, ends: list[dict[str, Any]]) -> None:
+    """The game is over on the server: once the page has staged its last view, check and
+    dismiss the last hand's screen, then wait for the end of the game."""
+    version = server_view(server, page)["version"]
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {version}"
+        " && document.body.dataset.staging === 'false'"
+    )
+    if page.is_visible("#hand-end"):
+        dismiss_hand_end(page, ends)
+    page.wait_for_selector("#game-end:not([hidden])")
 
 
 def play(
@@ -273,9 +292,7 @@ def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> No
     page.screenshot(path=str(artifact("table-desktop.png")))
     ends += play(page, server, do_by_clicks, until=lambda v: v["is_over"])
     # the last hand's screen, then the game's end with its bonus layer
-    if page.is_visible("#hand-end"):
-        dismiss_hand_end(page, ends)
-    page.wait_for_selector("#game-end:not([hidden])")
+    to_game_end(page, server, ends)
     view = server_view(server, page)
     assert len(ends) == len(view["results"]) >= 1
     for end, result in zip(ends, view["results"], strict=True):
@@ -290,6 +307,11 @@ def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> No
     assert totals == [str(outcome["grand_totals"][me]), str(outcome["grand_totals"][1 - me])]
     title = page.inner_text("#ge-title")
     assert ("You win" in title) == (outcome["winner"] == me)
+    # the winner is celebrated over the dialog
+    if outcome["winner"] is not None:
+        won = outcome["winner"]
+        cheer = "You win!" if won == me else f"{view['names'][won]} wins"
+        assert page.get_attribute("#celebrate", "data-text") == cheer
     page.screenshot(path=str(artifact("game-end-desktop.png")))
     assert not page.console_errors  # type: ignore[attr-defined]
 
@@ -428,6 +450,7 @@ def lobby_page(browser: Browser, server: Server, name: str) -> Page:
     p.wait_for_selector("#lobby:not([hidden])")
     p.click("#settings summary")
     p.check("#reduce-motion")
+    p.select_option("#speed", "instant")
     p.click("#settings summary")
     p.fill("#name", name)
     return p
@@ -517,6 +540,13 @@ def test_a_turn_timer_counts_down_plays_for_the_absent_and_is_claimed(
     bob.wait_for_selector("#hand .card")
     ann.wait_for_selector("#turn-timer:not([hidden])")
     assert re.fullmatch(r"(Your|Bob's) time: 0:0[0-3] left.*", ann.inner_text("#turn-timer"))
+    # the countdown sits on the seat of the player to act too, in its warning colours (the
+    # last ten seconds: all three of them here)
+    clock = (
+        "#my-clock" if server_view(server, ann)["hand"]["to_act"] == made["seat"] else "#opp-clock"
+    )
+    ann.wait_for_selector(f"{clock}.low:not([hidden])")
+    assert re.fullmatch(r"⏱ 0:0[0-3]", ann.inner_text(clock))
     # Bob never acts: the timer plays for him; Ann plays her own turns at once
     seat = made["seat"]
     end = time.monotonic() + 90
@@ -555,6 +585,12 @@ def test_hint_sort_themes_four_colours_and_large_cards(page: Page, server: Serve
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint:')")
     reason = page.inner_text("#hint-text")
     assert len(reason) > len("Hint: ") + 5
+    assert not re.search(r"\b[AKQJT2-9][shdc]\b", reason), reason  # cards as J♥, not Jh
+    # a draw hint marks the pile it means, a discard hint the card
+    marked = page.locator(
+        "#hand .card.hinted, #stock.hinted, #pile.hinted, #actions button.hinted"
+    ).count()
+    assert marked == 1
 
     def deadwood_order() -> list[str]:
         return list(
@@ -646,9 +682,7 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
         mine = [e["action"] for e in view["hand"]["history"] if e["seat"] == view["seat"]]
         assert f"discard {dragged[0]}" in mine or view["results"]
     ends += play(page, server, do_by_clicks, until=lambda v: v["is_over"])
-    if page.is_visible("#hand-end"):
-        dismiss_hand_end(page, ends)
-    page.wait_for_selector("#game-end:not([hidden])")
+    to_game_end(page, server, ends)
     page.screenshot(path=str(artifact("game-end-phone.png")), full_page=True)
     assert not errors
     context.close()
@@ -672,19 +706,24 @@ def test_short_oklahoma_game_then_history_statistics_and_replay(page: Page, serv
     assert page.locator("#rp-hand-0 .card").count() == 10
     record = httpx.get(f"{server.base}/api/games/{view['game_id']}/record").json()
     first = record["hands"][0]
-    # step through every action of the first hand
+    # step through every action of the first hand: each in words, cards with suit symbols
+    # (tests/test_web_replay.py checks the words themselves)
     for i, action in enumerate(first["actions"], start=1):
         page.click("#rp-next")
         assert page.inner_text("#rp-pos") == f"Move {i} of {len(first['actions'])}"
-        assert page.inner_text("#rp-action").endswith(action)
+        said = page.inner_text("#rp-action")
+        assert said.endswith((".", "!")) and not re.search(r"\b[AKQJT2-9][shdc]\b", said)
+        if " " in action:  # discard, knock, gin: the card, as a person writes it
+            card = action.split()[1]
+            assert ("10" if card[0] == "T" else card[0]) + "♠♥♦♣"["shdc".index(card[1])] in said
     result = first["result"]
     shown = page.inner_text("#rp-result")
     if result["kind"] == "void":
-        assert shown == "Void hand: nobody scores."
+        assert shown.startswith("Void hand")
     else:
         dw = result["deadwood"]
-        pattern = rf"scores {result['points']} \(deadwood: .+ {dw[0]}, .+ {dw[1]}\)\.$"
-        assert re.search(pattern, shown)
+        assert re.search(rf"\bscores? {result['points']}\b", shown), shown
+        assert f"had {dw[0]}" in shown or f"had {dw[1]}" in shown, shown
     assert page.locator("#rp-hand option").count() == len(record["hands"])
     page.screenshot(path=str(artifact("replay.png")))
 
@@ -802,9 +841,7 @@ def feed_the_opponent(hand: dict[str, Any]) -> str:
 def test_shutout_shown_with_the_bonuses(page: Page, server: Server) -> None:
     start_ai_game(page, server, level="easy", preset="tournament")
     play(page, server, do_by_clicks, until=lambda v: v["is_over"], policy=feed_the_opponent)
-    if page.is_visible("#hand-end"):
-        dismiss_hand_end(page, [])
-    page.wait_for_selector("#game-end:not([hidden])")
+    to_game_end(page, server, [])
     view = server_view(server, page)
     outcome, me = view["outcome"], view["seat"]
     assert outcome["winner"] == 1 - me and view["hands_won"][me] == 0

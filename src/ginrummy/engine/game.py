@@ -121,19 +121,30 @@ def score_game(rules: Rules, points: Sequence[int], hands_won: Sequence[int]) ->
     )
 
 
-def cut_for_deal(seed: bytes | str) -> int:
-    """The first dealer by a cut: each seat cuts a card from a deck shuffled by ``seed``
-    (seat 0 the first card, seat 1 the second); the higher rank deals; equal ranks cut again
-    with the next two cards."""
+def cut_cards(seed: bytes | str) -> list[tuple[Card, Card]]:
+    """The cut that chooses the first dealer, as the cards each seat cut: pairs ``(seat 0's
+    card, seat 1's card)`` from a deck shuffled by ``seed`` (the first two cards, then the
+    next two while the ranks are equal). The last pair decides. The cut uses its own deck
+    (``seed + "/cut"``), never a hand's, so showing it reveals nothing of any deal."""
     if not isinstance(seed, str | bytes):
         raise SetupError(f"a cut's seed is text or bytes, not {type(seed).__name__}")
     seed_bytes = seed.encode("utf-8", "surrogatepass") if isinstance(seed, str) else seed
     deck = shuffled_deck(seed_bytes + b"/cut")
+    pairs = []
     for i in range(0, 52, 2):
-        a, b = deck[i].rank, deck[i + 1].rank
-        if a != b:
-            return 0 if a > b else 1
-    return 0  # pragma: no cover - 26 equal pairs cannot happen with four suits
+        pairs.append((deck[i], deck[i + 1]))
+        if deck[i].rank != deck[i + 1].rank:
+            break
+    return pairs
+
+
+def cut_for_deal(seed: bytes | str) -> int:
+    """The first dealer by a cut (:func:`cut_cards`): each seat cuts a card from a deck
+    shuffled by ``seed`` (seat 0 the first card, seat 1 the second); the higher rank deals;
+    equal ranks cut again with the next two cards."""
+    a, b = cut_cards(seed)[-1]
+    # 26 equal pairs cannot happen with four suits, so the last pair always differs
+    return 0 if a.rank > b.rank else 1
 
 
 def hand_seed(game_seed: str, hand_index: int) -> str:

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardText } from "./cards.js";
+import { celebrate } from "./celebrate.js";
 import { animateFrom, cardButton } from "./draw.js";
 import { verifyHand } from "./fairness.js";
 import { navigate } from "./router.js";
@@ -123,6 +124,8 @@ export function showHandEnd(index) {
   $("#btn-next").focus();
   const snd = { gin: "gin", "big-gin": "gin", undercut: "undercut" }[r.kind];
   sound.play(snd || (r.kind === "void" ? "deal" : "knock"));
+  const cheer = { gin: "Gin!", "big-gin": "Big Gin!", undercut: "Undercut!" }[r.kind];
+  if (cheer) celebrate(cheer, { confetti: r.winner === S.seat || S.seat === null });
 }
 
 function layOff(container) {
@@ -137,15 +140,21 @@ function layOff(container) {
   }
 }
 
-function explain(r, who) {
+/** The hand's score in a sentence, with the grammar right for "you" and for a name. */
+export function explain(r, who) {
   const dw = r.deadwood;
   if (r.kind === "void") return "The stock ran down to its last two cards without a knock: the hand is void and nobody scores.";
   const k = r.knocker, d = 1 - k;
+  const you = (seat) => seat === S.seat;
+  const name = (seat) => (you(seat) ? "you" : who(seat)); // in the middle of a sentence
+  const poss = (seat) => (you(seat) ? "your" : `${who(seat)}'s`);
+  const has = (seat) => `${name(seat)} ${you(seat) ? "have" : "has"}`;
+  const scores = (seat) => `${name(seat)} score${you(seat) ? "" : "s"}`;
   const doubled = r.multiplier > 1 ? ` (×${r.multiplier})` : "";
-  if (r.kind === "gin") return `${who(k)} went gin: ${who(d)}'s deadwood ${dw[d]} plus the gin bonus makes ${r.points}${doubled}. No lay-offs against gin.`;
-  if (r.kind === "big-gin") return `${who(k)} went Big Gin with all eleven cards: ${who(d)}'s deadwood ${dw[d]} plus the Big Gin bonus makes ${r.points}${doubled}.`;
+  if (r.kind === "gin") return `${who(k)} went gin: ${poss(d)} deadwood ${dw[d]} plus the gin bonus makes ${r.points}${doubled}. No lay-offs against gin.`;
+  if (r.kind === "big-gin") return `${who(k)} went Big Gin with all eleven cards: ${poss(d)} deadwood ${dw[d]} plus the Big Gin bonus makes ${r.points}${doubled}.`;
   const laid = r.layoffs && r.layoffs.length ? ` after laying off ${r.layoffs.map((l) => cardText(l.card)).join(" ")}` : "";
-  if (r.kind === "undercut") return `Undercut! ${who(k)} knocked with ${dw[k]}, but ${who(d)} has ${dw[d]}${laid}: ${who(d)} scores the difference plus the undercut bonus, ${r.points}${doubled}.`;
+  if (r.kind === "undercut") return `Undercut! ${who(k)} knocked with ${dw[k]}, but ${has(d)} ${dw[d]}${laid}: ${scores(d)} the difference plus the undercut bonus, ${r.points}${doubled}.`;
   return `${who(k)} knocked with ${dw[k]} against ${dw[d]}${laid}: ${dw[d]} − ${dw[k]} = ${r.points}${doubled}.`;
 }
 
@@ -214,6 +223,7 @@ function showGameEnd() {
   syncInert();
   ($("#btn-again").hidden ? $("#btn-lobby") : $("#btn-again")).focus();
   sound.play(o.winner === S.seat ? "win" : "knock");
+  if (o.winner !== null) celebrate(o.winner === S.seat ? "You win!" : `${name(o.winner)} wins`, { confetti: o.winner === S.seat || S.seat === null });
 }
 /** The end of a game claimed after the opponent's turn timed out three times in a row. */
 function showClaimEnd(v, name) {

@@ -2,12 +2,12 @@
 // make them (clicks, taps, drag and drop, keys).
 
 import { api } from "./api.js";
-import { cardText } from "./cards.js";
+import { cardText, withSuitSymbols } from "./cards.js";
 import { nextFromEnd } from "./dialogs.js";
 import { cancelQueued, send } from "./net.js";
 import { expected, ginReason, knockReason, refuse, refuseNow } from "./refusals.js";
 import { applySettings } from "./settings.js";
-import { $, S, setStatus, store } from "./state.js";
+import { $, S, setStatus, store, tapWord } from "./state.js";
 import { legal, render } from "./table.js";
 
 function drawStock() {
@@ -60,10 +60,7 @@ function clickCard(card) {
   setStatus(`${cardText(card)} selected: ${tapWord()} it again or drag it to the pile to discard.`);
 }
 
-/** "tap" on a touch screen, "click" elsewhere. */
-function tapWord() {
-  return matchMedia("(hover: none) and (pointer: coarse)").matches ? "tap" : "click";
-}
+
 
 function knock() {
   const L = legal();
@@ -99,7 +96,7 @@ async function showHint() {
     if (!S.view || S.view.version !== asked) return; // the position moved on meanwhile
     const [, card] = h.action.split(" ");
     S.hint = { ...h, card };
-    box.textContent = `Hint: ${h.reason}`;
+    box.textContent = `Hint: ${withSuitSymbols(h.reason)}`;
     render();
   } catch (e) {
     box.textContent = `No hint: ${e.message}`;

@@ -19,7 +19,7 @@ export async function openLobby() {
   $("#name").value = store.get("name", "");
   $("#level").value = store.get("level", "normal");
   $("#preset").value = store.get("preset", "tournament");
-  aboutPreset();
+  aboutChoices();
   $("#game-target").value = store.get("target", "");
   $("#oklahoma").checked = store.get("oklahoma") === "1";
   $("#turn-seconds").value = store.get("turnSeconds", "");
@@ -52,10 +52,27 @@ function watchLink(gameId) {
   return a;
 }
 
-/** The chosen preset in full under its select (a narrow select cuts its text). */
-function aboutPreset() {
-  const option = $("#preset").selectedOptions[0];
-  $("#preset-about").textContent = option ? option.textContent : "";
+/** Each level in a few plain words (the lobby writes the chosen one under its select). */
+export const LEVEL_ABOUT = {
+  easy: "Easy: keeps its melds, throws its highest card and knocks as soon as it may. Good for learning the game.",
+  normal: "Normal: plays sensible cards, takes from the pile when that helps and avoids feeding you cards you took.",
+  hard: "Hard: keeps track of what you took, passed and threw, guesses your hand, and thinks twice before knocking into an undercut.",
+  expert: "Expert: the same reading of your hand with deeper checks before each knock. A strong club player.",
+  master: "Master: looks ahead over many possible deals for every draw, discard and knock, and plays for the game score. The strongest level.",
+};
+
+/** Each preset in a few plain words (the full rules are in docs/rules.md). */
+export const PRESET_ABOUT = {
+  tournament: "Tournament: 25 for gin and for an undercut, Big Gin 31; at 100 every hand won adds 25 and the game adds 100; a shutout doubles the winner's hand points; the higher grand total wins.",
+  classic: "Classic: 25 for gin and for an undercut; no Big Gin and no bonuses: the first to 100 wins.",
+  app: "App: like tournament, but the first to 100 wins, and a shutout (the loser scored nothing) doubles the winner's bonuses.",
+  parlor: "Parlor: no Big Gin; 25 a hand won and 100 for the game, the first to 100 wins; a loser who won no hand doubles the game bonus.",
+};
+
+/** The chosen level and preset in words under their selects (a narrow select cuts its text). */
+function aboutChoices() {
+  $("#level-about").textContent = LEVEL_ABOUT[$("#level").value] || "";
+  $("#preset-about").textContent = PRESET_ABOUT[$("#preset").value] || $("#preset").selectedOptions[0]?.textContent || "";
 }
 
 /** `line(item)` gives `[href, text, extra element or undefined]` for each item. */
@@ -128,7 +145,8 @@ export async function joinGame(gameId) {
 }
 
 export function initLobby() {
-  $("#preset").addEventListener("change", aboutPreset);
+  $("#preset").addEventListener("change", aboutChoices);
+  $("#level").addEventListener("change", aboutChoices);
   $("#new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const c = lobbyChoices();

@@ -8,7 +8,7 @@ import * as sound from "./sound.js";
 import { $, S, setStatus, store } from "./state.js";
 import { renderPresence } from "./scores.js";
 import { render } from "./table.js";
-import { receiveView } from "./views.js";
+import { receiveView, rollBack, showOwnMove } from "./views.js";
 
 const PING_AFTER = 1000; // ms of silence before a ping
 const SILENCE = 2000; // ms without an answer to a ping: the connection is lost
@@ -93,8 +93,10 @@ function scheduleReconnect() {
 
 export function closeSocket() {
   clearTimeout(S.reconnectTimer);
-  clearTimeout(S.renderTimer);
-  S.renderTimer = null;
+  S.stageRun += 1; // a staging in progress stops
+  S.staging = false;
+  S.shown = null;
+  S.ownShownAt = null;
   S.pending = null;
   S.queued = null;
   S.lost = false;
@@ -150,7 +152,7 @@ function onMessage(msg) {
     startHeartbeat(S.ws);
     showConnection();
     if (msg.seat === null) setStatus("You are watching this game.");
-    else if (back && !S.queued) setStatus("");
+    else if (!S.queued) setStatus(""); // "Connecting…", or a message from before the loss
     if (S.view) {
       // back after a loss: ask what was missed (and learn whether a waiting move got there)
       S.ws.send(JSON.stringify({ type: "sync", since: S.queued ? S.queued.version : S.view.version }));
@@ -178,6 +180,7 @@ function onMessage(msg) {
       S.ws.send(JSON.stringify({ type: "sync", since: mine.version }));
       return;
     }
+    rollBack(); // the move drawn ahead of the answer goes back where it was
     sound.play("error");
     setStatus(msg.message, true);
     if (msg.code === "service/stale" && S.ws && S.wsOpen) {
@@ -231,6 +234,7 @@ export function send(action) {
   S.mode = null;
   S.hint = null;
   $("#hint-text").hidden = true;
+  if (action !== "claim") showOwnMove(action); // drawn at once; the answer confirms it
   const kind = action.split(" ")[0];
   if (["stock", "pile", "take"].includes(kind)) sound.play("draw");
   else if (kind === "discard") sound.play("discard");

@@ -13,7 +13,8 @@ export function expected(L = legal()) {
   if (S.seat === null) return "You are watching: there is nothing to press.";
   if (v.is_over) return "The game is over.";
   if (S.queued) return `Your move (${moveText(S.queued.action)}) waits for the connection; Esc cancels it.`;
-  if (S.pending || S.renderTimer) return "Your move is on its way.";
+  if (S.pending) return "Your move is on its way.";
+  if (S.staging) return "A moment: the table is still showing the last moves.";
   const h = v.hand;
   if (h.to_act !== S.seat) {
     if (!v.names[1 - S.seat]) return "Waiting for your opponent to join.";
@@ -32,7 +33,7 @@ export function knockReason(L = legal()) {
   if (L.knock.size) return null;
   const v = S.view;
   const h = v && v.hand;
-  if (!h || S.seat === null || v.is_over || h.to_act !== S.seat || S.pending || S.queued || S.renderTimer) {
+  if (!h || S.seat === null || v.is_over || h.to_act !== S.seat || S.pending || S.queued || S.staging) {
     const why = expected(L);
     return why ? `No knock now. ${why}` : "No knock now.";
   }
@@ -58,7 +59,7 @@ export function ginReason(L = legal()) {
   if (L.gin.size) return null;
   const v = S.view;
   const h = v && v.hand;
-  if (!h || S.seat === null || v.is_over || h.to_act !== S.seat || S.pending || S.queued || S.renderTimer) {
+  if (!h || S.seat === null || v.is_over || h.to_act !== S.seat || S.pending || S.queued || S.staging) {
     const why = expected(L);
     return why ? `No gin now. ${why}` : "No gin now.";
   }

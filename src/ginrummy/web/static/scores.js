@@ -27,8 +27,10 @@ export function renderScores(v) {
 export function renderTimer() {
   const el = $("#turn-timer");
   const v = S.view;
+  const clocks = { opp: $("#opp-clock"), me: $("#my-clock") };
   if (!v || !v.timer || S.timerEnd === null || v.is_over || !v.hand) {
     el.hidden = true;
+    clocks.opp.hidden = clocks.me.hidden = true;
     return;
   }
   const left = Math.max(0, Math.ceil((S.timerEnd - performance.now()) / 1000));
@@ -38,6 +40,13 @@ export function renderTimer() {
   el.textContent = `${whose}: ${clock} left${missed ? ` · timed out ${missed} in a row` : ""}`;
   el.classList.toggle("low", left <= 10);
   el.hidden = false;
+  // the same countdown on the seat of the player to act, warning in the last ten seconds
+  const mine = v.hand.to_act === (S.seat ?? 0);
+  const badge = mine ? clocks.me : clocks.opp;
+  (mine ? clocks.opp : clocks.me).hidden = true;
+  badge.textContent = `⏱ ${clock}`;
+  badge.classList.toggle("low", left <= 10);
+  badge.hidden = false;
 }
 
 export function renderPresence() {

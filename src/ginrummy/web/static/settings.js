@@ -1,12 +1,15 @@
-// Settings: the felt, four colours, large cards, sounds, fewer animations (kept in this
-// browser).
+// Settings: the felt, the card back, the speed, four colours, large cards, sounds, fewer
+// animations (kept in this browser).
 
+import { BACKS } from "./cards.js";
 import * as sound from "./sound.js";
-import { $, store } from "./state.js";
+import { $, BEATS, store } from "./state.js";
 import { render } from "./table.js";
 
 export function applySettings() {
   store.set("theme", $("#theme").value);
+  store.set("back", $("#card-back").value);
+  store.set("speed", $("#speed").value);
   store.set("four", $("#four-colour").checked ? "1" : "0");
   store.set("large", $("#large").checked ? "1" : "0");
   store.set("motion", $("#reduce-motion").checked ? "1" : "0");
@@ -19,6 +22,11 @@ export function loadSettings() {
   const theme = store.get("theme", "green");
   $("#theme").value = theme;
   document.body.dataset.theme = theme;
+  const back = store.get("back", "lattice");
+  $("#card-back").value = BACKS.some((b) => b.id === back) ? back : "lattice";
+  document.body.dataset.back = $("#card-back").value;
+  const speed = store.get("speed", "normal");
+  $("#speed").value = speed in BEATS ? speed : "normal";
   $("#four-colour").checked = store.get("four") === "1";
   $("#large").checked = store.get("large") === "1";
   $("#reduce-motion").checked = store.get("motion") === "1";
@@ -29,6 +37,13 @@ export function loadSettings() {
 }
 
 export function initSettings() {
-  for (const id of ["#theme", "#four-colour", "#large", "#mute", "#reduce-motion"]) $(id).addEventListener("change", applySettings);
+  const select = $("#card-back");
+  for (const b of BACKS) {
+    const o = document.createElement("option");
+    o.value = b.id;
+    o.textContent = b.name;
+    select.append(o);
+  }
+  for (const id of ["#theme", "#card-back", "#speed", "#four-colour", "#large", "#mute", "#reduce-motion"]) $(id).addEventListener("change", applySettings);
   loadSettings();
 }

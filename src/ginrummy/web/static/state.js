@@ -21,7 +21,7 @@ export const S = {
   gameId: null,
   seat: null, // 0 | 1, or null for a spectator
   watching: false, // opened through a watch link: connect as a spectator
-  view: null, // the last view drawn
+  view: null, // the last view received (what is drawn is S.shown || S.view)
   // the connection (net.js)
   ws: null,
   wsOpen: false, // the server said hello on `ws`
@@ -45,9 +45,13 @@ export const S = {
   customOrder: null,
   hint: null,
   hintPending: false,
-  // drawing (table.js)
+  // drawing (table.js) and staging (views.js)
   timerEnd: null, // performance.now() when the turn timer runs out (null: no timer runs)
-  renderTimer: null,
+  shown: null, // the position on screen when it is not S.view: a step of a staging, or
+  // the seat's own move drawn before the server answered (stage.js)
+  staging: false, // views are being staged: no input until the last position is drawn
+  stageRun: 0, // counts stagings: a newer one stops the older at its next pause
+  ownShownAt: null, // performance.now() when the seat's own move was drawn ahead of the answer
   // dialogs (dialogs.js)
   endQueue: [],
   showingEnd: null,
@@ -60,6 +64,25 @@ export function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+/** The pause between two actions staged one after the other, in ms, by the speed setting
+ * (Fewer animations takes the motion away, not the pause: the actions still come one by one). */
+export const BEATS = { relaxed: 900, normal: 550, quick: 260, instant: 0 };
+
+export function beat() {
+  return BEATS[store.get("speed", "normal")] ?? BEATS.normal;
+}
+
+/** How long a card's flight takes, in ms (0: no motion). */
+export function motionMs() {
+  if (reducedMotion() || beat() === 0) return 0;
+  return Math.round(320 * Math.min(1.3, Math.max(0.6, beat() / BEATS.normal)));
+}
+
+/** The chosen card back (cards.js's BACKS). */
+export function backDesign() {
+  return store.get("back", "lattice");
+}
+
 export function reducedMotion() {
   return document.body.classList.contains("reduce-motion") || matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
@@ -69,4 +92,9 @@ export function setStatus(text, isError = false) {
   const el = $("#status");
   el.textContent = text;
   el.classList.toggle("error", isError);
+}
+
+/** "tap" on a touch screen, "click" elsewhere. */
+export function tapWord() {
+  return matchMedia("(hover: none) and (pointer: coarse)").matches ? "tap" : "click";
 }

@@ -1,16 +1,16 @@
 // The table: opening a game, and drawing its view (scores, both hands, the piles, the
 // buttons, the turn line, the timer, presence). Input is in hand.js.
 
-import { cardBack, cardName, cardText, sortKey } from "./cards.js";
-import { maybeShowEnd } from "./dialogs.js";
-import { animateFrom, backCard, cardButton, snapshot } from "./draw.js";
+import { cardName, cardText, sortKey } from "./cards.js";
+import { animateFrom, backCard, cardButton, centre, snapshot } from "./draw.js";
 import { watchAddress } from "./lobby.js";
 import { connect, moveText } from "./net.js";
 import { ginReason, knockReason } from "./refusals.js";
 import { showPage } from "./router.js";
 import { renderPresence, renderScores, renderTimer } from "./scores.js";
-import { $, S, setStatus, store } from "./state.js";
-import { lastMover } from "./views.js";
+import { HIDDEN, parseAction } from "./stage.js";
+import * as sound from "./sound.js";
+import { $, S, backDesign, beat, motionMs, reducedMotion, setStatus, store, tapWord } from "./state.js";
 
 export function openGame(gameId, { watch = false } = {}) {
   S.gameId = gameId;
@@ -37,7 +37,7 @@ export function openGame(gameId, { watch = false } = {}) {
 export function legal() {
   const v = S.view;
   // nothing is legal while an action is on its way or the answer is not yet on screen
-  const settled = !S.pending && !S.queued && !S.renderTimer;
+  const settled = !S.pending && !S.queued && !S.staging;
   const actions = settled && v && S.seat !== null && v.hand.to_act === S.seat ? v.hand.legal_actions : [];
   const set = (kind) => new Set(actions.filter((a) => a.startsWith(`${kind} `)).map((a) => a.split(" ")[1]));
   return {
@@ -76,14 +76,21 @@ function handGroups(view) {
   return groups;
 }
 
-export function render(old) {
-  const v = S.view;
-  if (!v || document.body.dataset.page !== "table") return;
+/**
+ * Draw the position on screen (S.shown, or else S.view). `event`: the action this drawing
+ * shows, whose cards move (a stock card flies face down from the stock, a pile card from the
+ * pile, a discard to the pile); `deal`: the hand is being dealt (a shuffle, then the cards
+ * one by one). Returns how long the motion takes, in ms.
+ */
+export function render({ event = null, deal = false } = {}) {
+  const v = S.shown || S.view;
+  if (!v || !v.hand || document.body.dataset.page !== "table") return 0;
   const hadFocus = $("#hand").contains(document.activeElement);
   const focusIndex = [...$("#hand").querySelectorAll(".card")].indexOf(document.activeElement);
   const before = snapshot();
-  const stockRect = $("#stock").getBoundingClientRect();
-  const oppRect = $("#opp-hand").getBoundingClientRect();
+  const stockRect = $("#stock .stack").getBoundingClientRect();
+  const pileRect = $("#pile .stack").getBoundingClientRect();
+  const rowRect = { opp: $("#opp-hand").getBoundingClientRect(), me: $("#hand").getBoundingClientRect() };
   const me = S.seat ?? 0, opp = 1 - me;
   const h = v.hand;
   const L = legal();
@@ -94,7 +101,8 @@ export function render(old) {
 
   // opponent: face down, with the cards known from the pile shown
   const oppHand = $("#opp-hand");
-  faceDown(oppHand, h, opp);
+  faceDown(oppHand, h, opp, "opp");
+  fitHand(oppHand);
   const known = h.known_cards[opp] || [];
   oppHand.setAttribute("aria-label", `${S.seat === null ? `${seatName(v, opp)}'s` : "Opponent's"} hand: ${h.hand_sizes[opp]} cards${known.length ? `, known: ${known.map(cardName).join(", ")}` : ""}`);
   const watching = S.seat === null;
@@ -108,10 +116,21 @@ export function render(old) {
   const stock = $("#stock");
   stock.querySelector(".count").textContent = h.stock_size;
   stock.style.setProperty("--depth", Math.min(8, Math.ceil(h.stock_size / 4)));
-  stock.querySelector(".stack").innerHTML = h.stock_size ? cardBack() : "";
+  const stack = stock.querySelector(".stack");
+  if (!h.stock_size) stack.replaceChildren();
+  else if (!stack.firstChild || stack.dataset.back !== backDesign()) {
+    stack.replaceChildren(backCard());
+    stack.dataset.back = backDesign();
+  }
   const queuedKind = S.queued ? S.queued.action.split(" ")[0] : null;
   stock.classList.toggle("waiting", queuedKind === "stock");
   $("#pile").classList.toggle("waiting", queuedKind === "pile" || queuedKind === "take");
+  // a hint to draw marks the pile it means (a discard hint marks the card, below)
+  const hinted = S.hint ? S.hint.action.split(" ")[0] : null;
+  stock.classList.toggle("hinted", hinted === "stock");
+  $("#pile").classList.toggle("hinted", hinted === "pile" || hinted === "take");
+  $("#btn-pass").classList.toggle("hinted", hinted === "pass");
+  $("#btn-take").classList.toggle("hinted", hinted === "take");
   stock.disabled = !L.stock;
   $("#pile").disabled = watching;
   stock.classList.toggle("can", L.stock);
@@ -136,7 +155,7 @@ export function render(old) {
   hand.setAttribute("role", watching ? "list" : "listbox");
   if (watching) {
     // a spectator: the bottom seat face down too, only what the rules have revealed shown
-    faceDown(hand, h, me);
+    faceDown(hand, h, me, "me");
     fitHand(hand);
     const k = h.known_cards[me] || [];
     hand.setAttribute("aria-label", `${seatName(v, me)}'s hand: ${h.hand_sizes[me]} cards${k.length ? `, known: ${k.map(cardName).join(", ")}` : ""}`);
@@ -152,6 +171,14 @@ export function render(old) {
         hand.append(parent);
       }
       for (const c of g.cards) {
+        if (c === HIDDEN) { // our stock card, on its way from the server
+          const el = backCard();
+          el.dataset.card = HIDDEN;
+          el.setAttribute("role", "option");
+          el.setAttribute("aria-label", "the card you drew, on its way");
+          parent.append(el);
+          continue;
+        }
         const inMeld = g.meld || g.meldIndex !== undefined;
         const el = cardButton(c, { label: `${cardName(c)}${inMeld ? ", in a meld" : ", deadwood"}` });
         el.setAttribute("role", "option");
@@ -185,7 +212,10 @@ export function render(old) {
   if (arr) {
     dw = `Deadwood ${arr.deadwood_points}`;
     if (arr.deadwood_after_discard !== undefined) dw += ` · ${arr.deadwood_after_discard} after your best discard`;
+    if (arr.deadwood_after_discard === undefined && h.hand.length === 11) dw += " · …";
     if (arr.deadwood_points === 0) dw = "Deadwood 0: all melded";
+  } else if (S.seat !== null && !h.result && h.hand.length) {
+    dw = "Deadwood …"; // a card came or went: the server is arranging the hand
   } else if (S.seat !== null && h.result) {
     dw = `Deadwood ${h.result.deadwood[S.seat]}`;
   } else if (watching) {
@@ -216,26 +246,63 @@ export function render(old) {
   const invite = S.seat !== null && !v.names[opp] ? store.get(`invite.${v.game_id}`) : null;
   $("#invite-reminder").hidden = !invite;
   $("#invite-reminder-link").textContent = invite || "";
-  document.body.dataset.version = v.version;
+  // the version on screen once its staging is over (what a test waits for before acting)
+  if (!S.staging) document.body.dataset.version = v.version;
+  document.body.dataset.staging = String(S.staging);
   document.body.dataset.hand = h.hand_number;
   document.body.classList.toggle("my-turn", L.any);
   renderPresence();
 
-  // animate what moved; a new deal comes off the stock card by card
-  const drawSeat = lastMover(v);
-  const newDeal = old && old.hand.hand_number !== h.hand_number;
-  let dealt = 0;
-  for (const el of document.querySelectorAll("#table [data-card]")) {
-    if (newDeal && el.closest("#hand")) { animateFrom(el, stockRect, 45 * dealt++); continue; }
-    let from = before.get(el.dataset.card);
-    if (!from && old) {
-      if (el.closest("#hand")) from = stockRect;
-      else if (el.closest("#pile") && drawSeat !== S.seat) from = oppRect;
-      else if (el.closest("#opp-hand")) from = before.get(el.dataset.card) || $("#pile").getBoundingClientRect();
+  return deal ? dealMotion(v, stockRect) : moveMotion(before, event, { stockRect, pileRect, rowRect });
+}
+
+/** Each card that moved glides from where it was: a card already on the table from its old
+ * place (even in mid-flight), a new one from where the action says it came from. */
+function moveMotion(before, event, rects) {
+  const me = S.seat ?? 0;
+  const ev = event ? { ...parseAction(event), seat: event.seat } : null;
+  const rowOf = (seat) => centre(seat === me ? rects.rowRect.me : rects.rowRect.opp);
+  const ms = motionMs();
+  for (const el of document.querySelectorAll("#table [data-card], #table [data-slot]")) {
+    let from = before.get(el.dataset.card || el.dataset.slot);
+    if (!from && ev) {
+      if (el.closest("#hand") && el.dataset.card) {
+        from = before.get(HIDDEN) || (ev.kind === "pile" || ev.kind === "take" ? rects.pileRect : rects.stockRect);
+      } else if (el.closest("#pile")) {
+        from = rowOf(ev.seat);
+      } else if (el.dataset.slot && ev.kind === "stock") {
+        from = rects.stockRect; // a face-down card drawn from the stock
+      } else if (el.dataset.card) {
+        from = ev.kind === "stock" ? rects.stockRect : rects.pileRect;
+      }
     }
-    animateFrom(el, from);
+    animateFrom(el, from, 0, ms);
   }
-  maybeShowEnd();
+  return ms;
+}
+
+/** The deal: a short shuffle of the stock, then ten cards each, one at a time from the
+ * stock, the non-dealer first, and the upcard turned onto the pile. */
+function dealMotion(v, stockRect) {
+  if (reducedMotion() || beat() === 0) return 0;
+  const scale = beat() / 550;
+  const shuffle = Math.round(520 * scale), step = Math.round(80 * scale), fly = motionMs();
+  const stack = $("#stock .stack");
+  stack.animate(
+    [{ transform: "none" }, { transform: "translateX(-9px) rotate(-4deg)" }, { transform: "translateX(9px) rotate(4deg)" }, { transform: "none" }],
+    { duration: shuffle / 2, iterations: 2, easing: "ease-in-out" },
+  );
+  const me = S.seat ?? 0;
+  const rows = { [me]: [...$("#hand").querySelectorAll(".card")], [1 - me]: [...$("#opp-hand").querySelectorAll(".card")] };
+  const first = 1 - v.hand.dealer;
+  const order = [];
+  for (let i = 0; i < 10; i++) order.push(rows[first][i], rows[1 - first][i]);
+  order.forEach((el, k) => { if (el) animateFrom(el, stockRect, shuffle + k * step, fly); });
+  const pile = [...$("#pile-cards").children];
+  const up = pile[pile.length - 1];
+  if (up) animateFrom(up, stockRect, shuffle + order.length * step, fly);
+  sound.play("deal");
+  return shuffle + (order.length + 1) * step + fly;
 }
 
 /** A button that is lit, or greyed with its reason: on hover (title), for screen readers
@@ -249,7 +316,7 @@ function explainButton(button, reason, whyId) {
 
 /** A seat's cards face down, with the ones the view shows (known from the pile, or all of
  * them once the hand is over) face up. The page draws only what the view holds. */
-function faceDown(row, h, seat) {
+function faceDown(row, h, seat, slot) {
   row.replaceChildren();
   const shown = h.result ? h.result.hands[seat] : h.known_cards[seat] || [];
   for (let i = 0; i < h.hand_sizes[seat]; i++) {
@@ -260,13 +327,15 @@ function faceDown(row, h, seat) {
     } else {
       el = backCard();
       el.setAttribute("aria-label", "a hidden card");
+      el.dataset.slot = `${slot}:${i}`; // a back has no name: its place keeps its motion
     }
     el.setAttribute("role", "listitem");
     row.append(el);
   }
 }
 
-/** Overlap the hand's cards just enough for it to fit its row (phones, large cards). */
+/** Overlap a row's cards just enough for it to fit its width (phones, large cards): your
+ * hand, or a hand face down. */
 function fitHand(hand) {
   hand.style.removeProperty("--overlap");
   const cards = [...hand.querySelectorAll(".card")];
@@ -316,7 +385,7 @@ function turnText(v, L) {
   if (L.bigGin) return "Big Gin is yours: all eleven cards meld!";
   if (L.gin.size) return "Your turn: discard, or go gin!";
   if (L.knock.size) return "Your turn: discard, or knock.";
-  return "Your turn: discard a card (select it, then click it again or drag it to the pile).";
+  return `Your turn: discard a card (select it, then ${tapWord()} it again or drag it to the pile).`;
 }
 
 export function initTable() {
