@@ -19,7 +19,7 @@ import ginrummy
 import web_support
 from ginrummy.ai import player
 from ginrummy.cards import shuffled_deck
-from ginrummy.engine.game import GameState, cut_for_deal, hand_seed
+from ginrummy.engine.game import GameState, cut_cards, cut_for_deal, hand_seed
 from ginrummy.engine.hand import deal
 from ginrummy.fairness import commitment
 from ginrummy.record import record_of
@@ -142,6 +142,21 @@ def test_shuffle_and_sha256_match_python(origin: str, request: pytest.FixtureReq
     assert first_rejection(REJECTING_SEED) == 50  # the rare rejection path is covered
     for seed, deck in golden_seeds().items():  # the pinned test vectors, once more
         assert " ".join(got["decks"][SEEDS.index(seed)]) == deck
+
+
+def test_the_cut_matches_the_engine(secure_page: Page) -> None:
+    # game ids like the server's, and seeds whose first cut ties (equal ranks cut again)
+    seeds = [f"{i:032x}" for i in range(40)]
+    ties = [s for s in (f"tie-{i}" for i in range(400)) if len(cut_cards(s)) > 1][:5]
+    assert ties  # about one cut in 17 ties
+    got = in_browser(
+        secure_page, "async (f, seeds) => Promise.all(seeds.map(f.cutCards))", seeds + ties
+    )
+    want = [
+        {"cards": [[str(a), str(b)] for a, b in cut_cards(s)], "dealer": cut_for_deal(s)}
+        for s in seeds + ties
+    ]
+    assert got == want
 
 
 def test_pure_js_sha256_matches_hashlib(secure_page: Page) -> None:

@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..ai import hint, player
-from ..engine.game import GameState, cut_cards, cut_for_deal
+from ..engine.game import GameState, cut_for_deal
 from ..errors import GinRummyError, IllegalActionError
 from ..fairness import commitment, new_seed
 from ..melds import arrange_mask, best_discard_mask
@@ -580,7 +580,6 @@ class GameService:
             "game_id": live.row.id,
             "names": list(live.row.names),
             "ai_level": live.row.ai_level,
-            "cut": _cut(live.row.id, live.row.first_dealer),
         }
         hand_public = None
         if view.hand is not None:
@@ -1210,18 +1209,6 @@ def _replay(
         else:
             state = state.apply(action, seat)
     return state, claimed_by
-
-
-@functools.lru_cache(maxsize=4096)
-def _cut_pairs(game_id: str) -> tuple[tuple[str, str], ...]:
-    return tuple((str(a), str(b)) for a, b in cut_cards(game_id))
-
-
-def _cut(game_id: str, first_dealer: int) -> dict[str, Any]:
-    """The cut that chose the first dealer, for the table to show: ``cards`` the pairs cut
-    (seat 0's card, seat 1's; more than one pair when equal ranks cut again) and ``dealer``.
-    The cut has its own deck, seeded by the public game id: it reveals nothing of a deal."""
-    return {"cards": [list(pair) for pair in _cut_pairs(game_id)], "dealer": first_dealer}
 
 
 def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:

@@ -151,6 +151,26 @@ export async function shuffledDeck(seed) {
   return order.map((c) => CARD_NAMES[c]);
 }
 
+/**
+ * The cut that chose a game's first dealer, as the engine makes it
+ * (ginrummy.engine.game.cut_cards): each seat cuts a card from a deck shuffled by the game's
+ * id + "/cut" (seat 0 the first card, seat 1 the second), the higher rank deals, equal ranks
+ * cut again with the next two. The game id is public and the cut has its own deck, so the
+ * page works it out itself, and so checks the dealer the server chose.
+ * Returns {cards: [[seat 0's, seat 1's], ...], dealer}.
+ */
+export async function cutCards(gameId) {
+  const deck = await shuffledDeck(`${gameId}/cut`);
+  const rank = (card) => "A23456789TJQK".indexOf(card[0]);
+  const cards = [];
+  for (let i = 0; i < 52; i += 2) {
+    cards.push([deck[i], deck[i + 1]]);
+    if (rank(deck[i]) !== rank(deck[i + 1])) break;
+  }
+  const [a, b] = cards[cards.length - 1];
+  return { cards, dealer: rank(a) > rank(b) ? 0 : 1 };
+}
+
 /** Deal from a deck (52 cards top first, an array or a space-separated string): the non-dealer
  * gets positions 0, 2, .. 18, the dealer 1, 3, .. 19; 20 is the upcard, 21.. the stock. */
 export function dealFromDeck(deck, dealer) {

@@ -128,7 +128,7 @@ export function render({ event = null, deal = false } = {}) {
   // a hint to draw marks the pile it means (a discard hint marks the card, below)
   const hinted = S.hint ? S.hint.action.split(" ")[0] : null;
   stock.classList.toggle("hinted", hinted === "stock");
-  $("#pile").classList.toggle("hinted", hinted === "pile" || hinted === "take");
+  $("#pile").classList.toggle("hinted", hinted === "pile"); // "take": the Take button
   $("#btn-pass").classList.toggle("hinted", hinted === "pass");
   $("#btn-take").classList.toggle("hinted", hinted === "take");
   stock.disabled = !L.stock;

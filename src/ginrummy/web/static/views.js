@@ -10,6 +10,7 @@ import { cardText } from "./cards.js";
 import { maybeShowEnd, queueHandEnds } from "./dialogs.js";
 import * as sound from "./sound.js";
 import { cardButton } from "./draw.js";
+import { cutCards } from "./fairness.js";
 import { emptyTable, parseAction, positions, predict } from "./stage.js";
 import { $, BEATS, S, beat, reducedMotion, setStatus, store } from "./state.js";
 import { render, seatName } from "./table.js";
@@ -93,7 +94,7 @@ async function stage(steps) {
       if (!alive()) return;
       S.shown = emptyTable(step.view);
       render();
-      if (step.view.hand.hand_number === 1 && S.view.cut) await showCut(S.view, alive);
+      if (step.view.hand.hand_number === 1) await showCut(S.view, alive);
       if (!alive()) return;
       logDeal(step.view);
       store.set(`dealt.${S.gameId}`, String(step.view.hand.hand_number));
@@ -147,15 +148,15 @@ function dealNotSeen(view) {
 
 // --- the cut ----------------------------------------------------------------------------
 
-/** Who cut what and who deals, in words. */
-export function cutText(view) {
+/** Who cut what and who deals, in words (`cut` from fairness.js's cutCards). */
+export function cutText(view, cut) {
   const name = (seat) => (seat === S.seat ? "you" : seatName(view, seat));
-  const pairs = view.cut.cards;
+  const pairs = cut.cards;
   const words = pairs.map(([a, b], i) => {
     const tie = i < pairs.length - 1 ? ": equal, so they cut again" : "";
     return `${name(0)} ${cardText(a)}, ${name(1)} ${cardText(b)}${tie}`;
   });
-  const dealer = view.cut.dealer;
+  const dealer = cut.dealer;
   const deals = dealer === S.seat ? "you deal" : `${seatName(view, dealer)} deals`;
   return `The cut: ${words.join("; ")}. The higher card deals: ${deals}.`;
 }
@@ -163,20 +164,33 @@ export function cutText(view) {
 async function showCut(view, alive) {
   const key = `cut.${view.game_id}`;
   if (store.get(key)) return;
+  let cut;
+  try {
+    cut = await cutCards(view.game_id);
+  } catch {
+    return; // no SHA-256 here at all: the deal goes on without the cut shown
+  }
+  if (!alive()) return;
   store.set(key, "1");
-  addLog(cutText(view));
+  // the page's own cut must give the dealer the server chose
+  const first = view.results.length ? null : view.hand.dealer;
+  if (first !== null && first !== cut.dealer) {
+    addLog("The cut worked out by this browser does not give the dealer the server chose.");
+    return;
+  }
+  addLog(cutText(view, cut));
   const box = $("#cut");
   const me = S.seat ?? 0;
-  const cards = view.cut.cards[view.cut.cards.length - 1];
+  const cards = cut.cards[cut.cards.length - 1];
   $("#cut-mine-name").textContent = S.seat === null ? seatName(view, me) : "You";
   $("#cut-theirs-name").textContent = seatName(view, 1 - me);
   for (const [id, seat] of [["#cut-mine", me], ["#cut-theirs", 1 - me]]) {
     const el = cardButton(cards[seat], { tag: "span" });
     delete el.dataset.card; // the cut's deck is not the hand's: no card of a hand comes from it
-    el.classList.toggle("winner", seat === view.cut.dealer);
+    el.classList.toggle("winner", seat === cut.dealer);
     $(id).replaceChildren(el);
   }
-  $("#cut-text").textContent = cutText(view);
+  $("#cut-text").textContent = cutText(view, cut);
   box.hidden = false;
   const shownFor = reducedMotion() ? pace(1400) : pace(2000);
   const until = performance.now() + Math.max(shownFor, 400);
@@ -193,7 +207,6 @@ async function showCut(view, alive) {
 /** The log of a hand seen for the first time in its middle: its deal and every action. */
 function logHand(view) {
   if (!view.hand) return;
-  if (view.hand.hand_number === 1 && view.cut) addLog(cutText(view));
   logDeal(view);
   for (const e of view.hand.history) addLog(describe(e, view));
 }
