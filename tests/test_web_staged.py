@@ -126,6 +126,8 @@ DISCARD_AND_TIME = """(card) => new Promise((resolve) => {
   const at = {bubbles: true, button: 0, pointerId: 1, clientX: 5, clientY: 5};
   el.dispatchEvent(new PointerEvent('pointerdown', at));
   document.dispatchEvent(new PointerEvent('pointerup', at));
+  // gone when the click has been handled (then painted in the next frame), or by a frame
+  if (!document.querySelector(sel)) { resolve(performance.now() - start); return; }
   const frame = () => {
     if (!document.querySelector(sel)) resolve(performance.now() - start);
     else if (performance.now() - start > 3000) resolve(null);
@@ -479,3 +481,28 @@ def test_the_lobby_explains_each_level_and_preset(page: Page, server: Server) ->
         seen.add(about)
     assert len(seen) == 9
     assert page.get_attribute("#level", "aria-describedby") == "level-about"
+
+
+def test_a_refused_move_goes_back_with_the_reason(page: Page, server: Server) -> None:
+    new_game(page, server, speed="instant")
+    view = until_my_discard(page, server)
+    card = next(a.split()[1] for a in view["hand"]["legal_actions"] if a.startswith("discard "))
+    # the page believes an older version: the server refuses the move it sends as stale
+    page.evaluate("async () => { (await import('/static/state.js')).S.view.version -= 1; }")
+    page.click(f'#hand .card[data-card="{card}"]', position={"x": 6, "y": 24})
+    page.wait_for_selector(f'#hand .card.selected[data-card="{card}"]')
+    page.evaluate(WATCH)
+    took = page.evaluate(DISCARD_AND_TIME, card)
+    assert took is not None and took <= 250  # drawn at once, before the answer
+    # the refusal brings the card back, says why, and the table syncs to the server's view
+    page.wait_for_selector(f'#hand .card[data-card="{card}"]')
+    page.wait_for_function("document.querySelector('#status').textContent.length > 0")
+    assert page.evaluate("document.querySelector('#status').classList.contains('error')")
+    assert "moved on" in page.inner_text("#status") or "stale" in page.inner_text("#status")
+    again = settled(page, server)
+    assert again["version"] == view["version"]  # nothing was played
+    shown = page.eval_on_selector_all(
+        "#hand .card[data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(shown) == sorted(view["hand"]["hand"])
+    assert not [e for e in page.evaluate("window.seen") if e["kind"] == "log"]  # nothing logged

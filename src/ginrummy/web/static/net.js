@@ -184,7 +184,8 @@ function onMessage(msg) {
     sound.play("error");
     setStatus(msg.message, true);
     if (msg.code === "service/stale" && S.ws && S.wsOpen) {
-      // the table was behind: fetch what it missed
+      // the table was behind: fetch what it missed (the refusal's reason stays in view)
+      S.holdStatus = true;
       S.ws.send(JSON.stringify({ type: "sync", since: S.view ? S.view.version : 0 }));
     }
     render();

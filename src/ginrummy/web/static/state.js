@@ -38,6 +38,7 @@ export const S = {
   pending: null, // {action, version}: sent and not yet answered
   queued: null, // {action, version}: made while the connection was lost, sent on return
   lastActionAt: 0,
+  holdStatus: false, // the next view is the sync a refusal asked for: its reason stays
   // the hand and what the player is doing with it (hand.js)
   selected: null,
   mode: null, // "knock" | "gin" while choosing the card to end with

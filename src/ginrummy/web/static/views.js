@@ -36,7 +36,10 @@ export function receiveView(view) {
   S.timerEnd = left === null ? null : receivedAt + left * 1000;
   rememberDeal(view);
   queueHandEnds(view);
-  if (prev && view.version !== prev.version && !S.queued) setStatus("");
+  // a message no longer applies once the game has moved, except a refusal's reason when
+  // this view is the catch-up the refusal asked for
+  if (prev && view.version !== prev.version && !S.queued && !S.holdStatus) setStatus("");
+  S.holdStatus = false;
   if (view.hand && (view.hand.to_act !== S.seat || view.is_over)) {
     // the turn went over: nothing stays selected into the next one
     S.selected = null;
