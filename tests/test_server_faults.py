@@ -588,3 +588,209 @@ def test_a_copy_catches_up_with_the_moves_it_missed(db_url: str, timer: int | No
         assert here.view(game_id, token) == there.view(game_id, token)
     assert store.partial >= 2
     assert (store.rows == rows) if timer is None else (store.rows > rows)
+
+
+class BatchCountingStore(Store):
+    """Counts the reads a process catching up with news makes: per game, and batched."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store.engine)
+        self.calls: dict[str, int] = {}
+
+    def _count(self, name: str) -> None:
+        self.calls[name] = self.calls.get(name, 0) + 1
+
+    def log(self, game_id: str, after: int = 0) -> list[tuple[int, int | None, str, str | None]]:
+        self._count("log")
+        return super().log(game_id, after)
+
+    def deals(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
+        self._count("deals")
+        return super().deals(game_id, after)
+
+    def game(self, game_id: str) -> GameRow | None:
+        self._count("game")
+        return super().game(game_id)
+
+    def logs_after(self, after: Any) -> Any:
+        self._count("logs_after")
+        return super().logs_after(after)
+
+    def deals_after(self, after: Any) -> Any:
+        self._count("deals_after")
+        return super().deals_after(after)
+
+    def games_by_id(self, game_ids: Any) -> Any:
+        self._count("games_by_id")
+        return super().games_by_id(game_ids)
+
+
+def play_to_next_hand(service: GameService, game_id: str, tokens: dict[int, str]) -> int:
+    """Play the game (between people) until a new hand is dealt; the version then."""
+    hands = service.view(game_id, None)["hand_number"]
+    for _ in range(200):
+        seat = service.view(game_id, None)["hand"]["to_act"]
+        legal = service.view(game_id, tokens[seat])["hand"]["legal_actions"]
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin")]
+        version = service.act(game_id, tokens[seat], (enders or legal)[0])
+        if service.view(game_id, None)["hand_number"] > hands:
+            return version
+    raise AssertionError("no hand ended")
+
+
+def test_news_of_many_games_is_caught_up_with_one_read_for_all(db_url: str) -> None:
+    """News of moves in several games (one across a new deal, one with a turn timer): the
+    copies here are brought up to date from one read of the moves of all of them, one of the
+    deals and one of the timed games' rows, not from reads per game, and end equal to the
+    other process's."""
+    store = BatchCountingStore(open_store(db_url))
+    here, there = GameService(store), GameService(open_store(db_url))
+    games: dict[str, dict[int, str]] = {}
+    for timer in (None, None, None, 600):
+        made = there.create_game(RULES, turn_seconds=timer)
+        assert made.invite is not None
+        friend = there.join(made.game_id, made.invite)
+        games[made.game_id] = {made.seat: made.token, friend.seat: friend.token}
+    ids = list(games)
+    for game_id in ids:
+        here.view(game_id, None)  # a copy in memory
+    store.calls.clear()
+    versions = {game_id: play_one(there, game_id, tokens) for game_id, tokens in games.items()}
+    versions[ids[0]] = play_to_next_hand(there, ids[0], games[ids[0]])  # a new deal
+    for game_id, version in versions.items():
+        here.note_version(game_id, version)
+    wanted: dict[str, set[int | None]] = {game_id: {0, 1, None} for game_id in ids}
+    wanted["0" * 32] = {None}  # no such game: left out of the answer
+    found = here.view_texts_many(wanted)
+    # (the game that is not there is looked for: its row)
+    assert store.calls == {"logs_after": 1, "deals_after": 1, "games_by_id": 1, "game": 1}
+    assert set(found) == set(ids)
+    for game_id, tokens in games.items():
+        version, texts = found[game_id]
+        assert version == versions[game_id]
+        for seat in (0, 1, None):
+            token = tokens.get(seat) if seat is not None else None
+            assert json.loads(texts[seat]) == there.view(game_id, token)
+    store.calls.clear()
+    assert here.view_texts_many({ids[1]: {0}})[ids[1]][0] == versions[ids[1]]
+    assert store.calls == {}  # up to date: nothing read
+
+
+def test_a_write_that_finds_its_version_taken_stores_none_of_its_parts(db_url: str) -> None:
+    """An append's moves, deals and the game's row change are one transaction (on PostgreSQL
+    one statement): a version another writer took first fails all of them."""
+    store = open_store(db_url)
+    service = GameService(store)
+    game_id, _tokens = between_people(service)
+    version = store.latest_version(game_id)
+    hands = len(store.deals(game_id))
+    with pytest.raises(sa.exc.IntegrityError):
+        store.append(
+            game_id,
+            version - 1,
+            [(0, "stock", None), (None, "deal", None)],
+            time.time(),
+            [(hands + 1, "seed", "commitment")],
+            finished=True,
+        )
+    assert store.latest_version(game_id) == version
+    assert len(store.deals(game_id)) == hands
+    row = store.game(game_id)
+    assert row is not None and not row.finished
+    store.append(game_id, version, [(0, "stock", None)], time.time(), deadline=12.5)
+    row = store.game(game_id)
+    assert row is not None and row.deadline == 12.5 and not row.finished
+    assert store.log(game_id, version) == [(version + 1, 0, "stock", None)]
+
+
+def test_a_pooled_connection_the_database_dropped_is_replaced_when_idle(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: a connection unused for ``PING_IDLE_SECONDS`` is pinged before use, and one
+    the database dropped meanwhile is replaced, so the read succeeds at once; one used a
+    moment ago is not pinged, and its loss is a transient error (which the service retries)."""
+    from ginrummy.server import store as store_module
+
+    store = open_store(pg_database)
+    service = GameService(store)
+    game_id, _tokens = between_people(service)
+
+    def drop_its_connections() -> None:
+        with store.engine.connect() as conn:
+            mine = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar()
+        killer = sa.create_engine(pg_database.replace("postgresql://", "postgresql+psycopg://"))
+        try:
+            with killer.connect() as conn:
+                conn.execute(
+                    sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": mine}
+                )  # the pool holds one connection idle: that one
+        finally:
+            killer.dispose()
+
+    store.engine.dispose()
+    assert store.latest_version(game_id) > 0  # one connection, back in the pool
+    monkeypatch.setattr(store_module, "PING_IDLE_SECONDS", 3600.0)
+    drop_its_connections()
+    with pytest.raises(sa.exc.DBAPIError) as lost:
+        store.latest_version(game_id)
+    assert store_module.is_transient(lost.value)
+    drop_its_connections()
+    service.refresh(game_id)  # the service retries such a read: no error
+    monkeypatch.setattr(store_module, "PING_IDLE_SECONDS", 0.0)
+    store.engine.dispose()
+    assert store.latest_version(game_id) > 0
+    drop_its_connections()
+    assert store.latest_version(game_id) > 0  # pinged, replaced: no error
+
+
+def test_news_of_many_games_goes_out_in_few_rounds(tmp_path: Any) -> None:
+    """News from the other processes, of many games at once: delivered in rounds of up to
+    ``DELIVERY_BATCH`` games, at most ``DELIVERY_SLOTS`` rounds at a time, every game once;
+    news of a game whose round is running waits for a round after it (never two at once)."""
+    import asyncio
+
+    from ginrummy.server import redis_fanout
+
+    service = GameService(open_store(str(tmp_path / "games.db")))
+    rounds: list[list[str]] = []
+    running: set[str] = set()
+    most = [0, 0]  # rounds running now, at most
+
+    class Hub:
+        def __init__(self) -> None:
+            self.games: dict[str, Any] = {}
+            self.on_local_presence: Any = None
+
+        async def deliver_many(self, game_ids: list[str]) -> None:
+            assert not running & set(game_ids), "a game in two rounds at once"
+            running.update(game_ids)
+            most[0] += 1
+            most[1] = max(most)
+            rounds.append(list(game_ids))
+            await asyncio.sleep(0.01)
+            most[0] -= 1
+            running.difference_update(game_ids)
+
+    ids = [f"{i:032x}" for i in range(200)]
+
+    async def news() -> None:
+        hub: Any = Hub()
+        fanout = redis_fanout.RedisFanOut(hub, service, "redis://127.0.0.1:1/0")
+        for game_id in ids:
+            fanout._deliver_soon(game_id)
+        await asyncio.sleep(0.001)  # the rounds are running
+        for game_id in ids[:3]:
+            fanout._deliver_soon(game_id)  # news of games in a round now
+        for _ in range(1000):
+            if not fanout._rounds:
+                break
+            await asyncio.sleep(0.005)
+        await fanout.close()
+
+    asyncio.run(news())
+    batch, slots = redis_fanout.DELIVERY_BATCH, redis_fanout.DELIVERY_SLOTS
+    assert all(len(r) <= batch and len(set(r)) == len(r) for r in rounds)
+    assert 1 <= most[1] <= slots
+    delivered = [game_id for r in rounds for game_id in r]
+    assert sorted(delivered) == sorted(ids + ids[:3])
+    assert len(rounds) <= -(-len(ids) // batch) + 1

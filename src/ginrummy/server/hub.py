@@ -204,25 +204,47 @@ class Hub:
 
     async def deliver(self, game_id: str) -> None:
         """Send every connection of the game here its own seat's view (if it changed)."""
-        conns = self.connections(game_id)
-        if not conns:
-            return
-        seats = {c.seat for c in conns}
-        # the views are usually built already (or cheap to build): no thread needed then
-        found = self.service.view_texts_now(game_id, seats)
-        if found is None:
-            try:
-                found = await anyio.to_thread.run_sync(self.service.view_texts, game_id, seats)
-            except Exception as exc:  # the store is down a moment: clients sync when it is back
-                log.warning("could not build the views of a game: %s", type(exc).__name__)
-                return
-        version, views = found
-        texts = {seat: view_message(view) for seat, view in views.items()}
-        for conn in conns:
-            if not conn.started:
-                conn.missed = True
+        await self.deliver_many([game_id])
+
+    async def deliver_many(self, game_ids: list[str]) -> None:
+        """:meth:`deliver` for several games: the views answered at once (in memory, up to
+        date) are sent at once; the others are built in one worker thread, the copies that
+        missed news brought up to date from one read of the store for all of them
+        (:meth:`~.service.GameService.view_texts_many`)."""
+        wanted: dict[str, set[int | None]] = {}
+        waiting: dict[str, list[Connection]] = {}
+        for game_id in dict.fromkeys(game_ids):
+            conns = self.connections(game_id)
+            if not conns:
                 continue
-            conn.send_view(version, texts[conn.seat])
+            seats = {c.seat for c in conns}
+            # the views are usually built already (or cheap to build): no thread needed then
+            found = self.service.view_texts_now(game_id, seats)
+            if found is None:
+                wanted[game_id], waiting[game_id] = seats, conns
+            else:
+                _send_views(conns, *found)
+        if not wanted:
+            return
+        try:
+            built = await anyio.to_thread.run_sync(self.service.view_texts_many, wanted)
+        except Exception as exc:  # the store is down a moment: clients sync when it is back
+            log.warning("could not build the views of a game: %s", type(exc).__name__)
+            return
+        if len(built) < len(wanted):
+            log.warning("could not build the views of %d game(s)", len(wanted) - len(built))
+        for game_id, (version, views) in built.items():
+            _send_views(waiting[game_id], version, views)
+
+
+def _send_views(conns: list[Connection], version: int, views: dict[int | None, str]) -> None:
+    """Queue each of ``conns`` its seat's view of ``version`` (one not started yet: owed)."""
+    texts = {seat: view_message(view) for seat, view in views.items()}
+    for conn in conns:
+        if not conn.started:
+            conn.missed = True
+            continue
+        conn.send_view(version, texts[conn.seat])
 
 
 class FanOut(Protocol):

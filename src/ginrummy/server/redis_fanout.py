@@ -6,7 +6,9 @@ told. Then the process that stored it tells its own connections at once and publ
 view) - on a Redis channel. Every other process drops its copy of that game if the copy is
 older, and sends each of its own connections of the game its seat's view, built from the
 database through the same view door as ever. A connection may sit on any process; no sticky
-sessions.
+sessions. News is delivered in rounds: each round takes every game whose news is waiting and
+reads the moves all of them missed in one query, so a burst of news costs a few reads, not a
+queue of one read per game.
 
 Redis only carries news: if it is away, moves are still stored and seen by the connections of
 the process that stored them, and the listener resubscribes by itself when Redis is back.
@@ -43,7 +45,12 @@ RETRY_SECONDS = 1.0
 HEARTBEAT_SECONDS = 15.0
 """How often a process renews the presence it shares (and rereads the others')."""
 DELIVERY_SLOTS = 4
-"""Games whose views are built for news from the others at the same moment."""
+"""Rounds of delivery of news from the others at the same moment: each takes every game whose
+news is waiting (up to :data:`DELIVERY_BATCH`) and brings them up to date from one read of the
+store, so news that comes faster than a game's read takes is read in bigger batches instead
+of waiting in a queue."""
+DELIVERY_BATCH = 64
+"""Most games in one round of delivery (one query, one worker thread)."""
 MAX_CONNECTIONS = 32
 """Connections to Redis per process (one listens; the others publish and share presence)."""
 PRESENCE_SECONDS = 45.0
@@ -84,9 +91,12 @@ class RedisFanOut:
         self._listener: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
-        self._delivering: dict[str, bool] = {}
-        self._delivery_slots = asyncio.Semaphore(DELIVERY_SLOTS)
-        """Games whose views are being sent here, each with whether news came meanwhile."""
+        self._waiting: dict[str, None] = {}
+        """Games with news not delivered yet, oldest first."""
+        self._delivering: set[str] = set()
+        """Games in a round of delivery now (news of them waits for the next round)."""
+        self._rounds = 0
+        """Rounds of delivery running (at most :data:`DELIVERY_SLOTS`)."""
         self.subscribed = asyncio.Event()
         hub.on_local_presence = self._local_presence_changed
 
@@ -196,8 +206,10 @@ class RedisFanOut:
         connection here is sent its seat's view if it changed, and this process's presence
         is shared again (a restarted Redis forgot it)."""
         self.service.forget_all()
-        for game_id in list(self.hub.games):
-            await self.hub.deliver(game_id)
+        game_ids = list(self.hub.games)
+        for start in range(0, len(game_ids), DELIVERY_BATCH):
+            await self.hub.deliver_many(game_ids[start : start + DELIVERY_BATCH])
+        for game_id in game_ids:
             await self._share_presence(game_id, self.hub.local_presence(game_id))
 
     async def _heard(self, message: Any) -> None:
@@ -220,28 +232,42 @@ class RedisFanOut:
         self._deliver_soon(game_id)
 
     def _deliver_soon(self, game_id: str) -> None:
-        """Send the game's connections here their views, on a task of its own: the listener
-        goes on to the next news at once (building views may read the store, and one game's
-        news must not wait behind another's). News of a game already being delivered is
-        folded into one more round."""
-        if game_id in self._delivering:
-            self._delivering[game_id] = True
-            return
-        self._delivering[game_id] = False
-        self._later(self._deliver(game_id))
+        """Send the game's connections here their views, soon and off the listener: it goes
+        on to the next news at once (building views may read the store, and one game's news
+        must not wait behind another's). The game waits for the next round of delivery
+        (:data:`DELIVERY_SLOTS`); news of a game already waiting is folded into it."""
+        self._waiting[game_id] = None
+        if self._rounds < DELIVERY_SLOTS:
+            self._rounds += 1
+            self._later(self._deliver_rounds())
 
-    async def _deliver(self, game_id: str) -> None:
+    def _next_round(self) -> list[str]:
+        """Games waiting for delivery, not in a round now, oldest first (taken from the
+        waiting ones); at most :data:`DELIVERY_BATCH`."""
+        batch = []
+        for game_id in self._waiting:
+            if game_id not in self._delivering:
+                batch.append(game_id)
+                if len(batch) >= DELIVERY_BATCH:
+                    break
+        for game_id in batch:
+            del self._waiting[game_id]
+        return batch
+
+    async def _deliver_rounds(self) -> None:
+        """Rounds of delivery until no game is left waiting (one in a round elsewhere is
+        taken by that round's next)."""
         try:
-            while True:
-                # a few games at once: enough that one slow game holds up no other, few
-                # enough that under load the threads do not crowd out the moves themselves
-                async with self._delivery_slots:
-                    await self.hub.deliver(game_id)
-                if not self._delivering.get(game_id):
-                    return
-                self._delivering[game_id] = False  # news came meanwhile: once more
+            while batch := self._next_round():
+                self._delivering.update(batch)
+                try:
+                    await self.hub.deliver_many(batch)
+                except Exception:  # a bug: the others' news still goes out
+                    log.exception("delivering news failed")
+                finally:
+                    self._delivering.difference_update(batch)
         finally:
-            self._delivering.pop(game_id, None)
+            self._rounds -= 1
 
     async def close(self) -> None:
         for task in (self._listener, self._heartbeat, *self._pending):

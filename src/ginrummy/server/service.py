@@ -195,6 +195,21 @@ class _Plan:
         return self.claimed_by is not None or self.state.is_over
 
 
+@dataclass(frozen=True, slots=True)
+class _Prefetched:
+    """What :meth:`GameService._prefetch` read for a copy of a game that missed news."""
+
+    version: int
+    """The copy's version the moves were read after."""
+    read_at: int
+    """The service's news count when the reading began (as :attr:`_Live.read_at`)."""
+    moves: list[tuple[int, int | None, str, str | None]]
+    deals: list[tuple[int, str, str]] | None
+    """The deals after the copy's, if the moves hold a deal (None: not read)."""
+    row: GameRow | None
+    """The game's row, if it has a turn timer and moves came (None: not read)."""
+
+
 class GameService:
     """Creates games, applies actions, and gives each seat its own view.
 
@@ -503,6 +518,62 @@ class GameService:
             if live is None:
                 return None
             return live.version, {seat: self._view_text(live, seat) for seat in seats}
+        finally:
+            lock.release()
+
+    def view_texts_many(
+        self, wanted: dict[str, set[int | None]]
+    ) -> dict[str, tuple[int, dict[int | None, str]]]:
+        """:meth:`view_texts` of several games (game id -> seats), for news of many games at
+        once: the copies in memory that missed news are brought up to date from one read of
+        the store for all of them (:meth:`_prefetch`), not one read per game. A game that
+        cannot be read now (gone, the store away a moment) is left out of the answer; its
+        clients sync by themselves."""
+        stale: dict[str, _Live] = {}
+        for game_id in wanted:
+            if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+                continue
+            with self._cache_lock:
+                live = self._live.get(game_id)
+                if live is not None and live.read_at < self._news.get(game_id, 0):
+                    stale[game_id] = live
+        prefetched: dict[str, _Prefetched] = {}
+        if len(stale) > 1:  # one game alone: read as ever, when it is loaded
+            try:
+                prefetched = self._prefetch(stale)
+            except (DBAPIError, ServiceError):
+                prefetched = {}  # each game tries on its own below
+        found: dict[str, tuple[int, dict[int | None, str]]] = {}
+        busy: list[str] = []
+        # the games not busy first: one busy a while (its AI thinking) holds up no other
+        for wait in (False, True):
+            for game_id in busy if wait else wanted:
+                seats = wanted[game_id]
+                try:
+                    with self._game_prefetched(game_id, prefetched.get(game_id), wait) as live:
+                        if live is None:
+                            busy.append(game_id)
+                            continue
+                        views = {seat: self._view_text(live, seat) for seat in seats}
+                        found[game_id] = (live.version, views)
+                except (GinRummyError, DBAPIError):
+                    continue
+        return found
+
+    @contextmanager
+    def _game_prefetched(
+        self, game_id: str, prefetched: _Prefetched | None, wait: bool = True
+    ) -> Iterator[_Live | None]:
+        """:meth:`_game`, bringing the copy up to date with ``prefetched`` if it is of use;
+        without ``wait``, None at once if another thread holds the game."""
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise ServiceError("no game", "service/no-game")
+        lock = self._lock_of(game_id)
+        if not lock.acquire(blocking=wait):
+            yield None
+            return
+        try:
+            yield self._load(game_id, prefetched=prefetched)
         finally:
             lock.release()
 
@@ -1097,15 +1168,25 @@ class GameService:
 
     # --- loading and settling -------------------------------------------------------------
 
-    def _load(self, game_id: str, remember: bool = True) -> _Live:
+    def _load(
+        self, game_id: str, remember: bool = True, prefetched: _Prefetched | None = None
+    ) -> _Live:
         """The game from the cache, or rebuilt from its log; any step the server owes it
-        (left by a fault) is done before it is returned. The caller holds its lock."""
+        (left by a fault) is done before it is returned. The caller holds its lock.
+        ``prefetched``: what :meth:`view_texts_many` read for the copy in memory, used instead
+        of reading it again if the copy is still the one it was read for."""
         live = self._cached(game_id)
         if live is not None:
             return live
         with self._cache_lock:
             old = self._live.get(game_id)  # a copy that missed news: brought up to date
-        live = old if old is not None and self._catch_up(old) else self._read_whole(game_id)
+        if prefetched is not None and (old is None or old.version != prefetched.version):
+            prefetched = None  # read for another copy: of no use to this one
+        live = (
+            old
+            if old is not None and self._catch_up(old, prefetched)
+            else self._read_whole(game_id)
+        )
         plan = self._owed(live, _Plan(live.state, live.version))
         if plan.entries:
             try:
@@ -1143,23 +1224,33 @@ class GameService:
         live.claimed_by = claimed_by
         return live
 
-    def _catch_up(self, live: _Live) -> bool:
+    def _catch_up(self, live: _Live, prefetched: _Prefetched | None = None) -> bool:
         """Bring a copy that missed news up to date with the moves (and deals) stored after
         its version, instead of reading and replaying the whole game; False if that cannot
-        be done (the moves do not follow on: read it whole). The caller holds its lock."""
-        with self._cache_lock:
-            read_at = self._news_count
+        be done (the moves do not follow on: read it whole). The caller holds its lock.
+        ``prefetched``: those moves, deals and row, read already (for this copy's version)."""
         game_id = live.row.id
-        after = self._read(self.store.log, game_id, live.version)  # moves first, as in _load
+        if prefetched is not None:
+            read_at, after = prefetched.read_at, prefetched.moves
+        else:
+            with self._cache_lock:
+                read_at = self._news_count
+            after = self._read(self.store.log, game_id, live.version)  # moves first, as in _load
         versions = [v for v, _, _, _ in after]
         if versions != list(range(live.version + 1, live.version + 1 + len(versions))):
             return False
-        new_deals = []
+        new_deals: list[tuple[int, str, str]] = []
         if any(action == "deal" for _, _, action, _ in after):
-            new_deals = self._read(self.store.deals, game_id, len(live.seeds))
+            if prefetched is not None and prefetched.deals is not None:
+                new_deals = prefetched.deals
+            else:
+                new_deals = self._read(self.store.deals, game_id, len(live.seeds))
         row = live.row
         if row.turn_seconds is not None and after:
-            row = self._read(self.store.game, game_id) or row  # its deadline moved
+            if prefetched is not None and prefetched.row is not None:
+                row = prefetched.row
+            else:
+                row = self._read(self.store.game, game_id) or row  # its deadline moved
         seeds = live.seeds + [seed for _, seed, _ in new_deals]
         try:
             state, claimed_by = _replay(live.state, live.claimed_by, after, seeds)
@@ -1174,6 +1265,30 @@ class GameService:
         live.views = {}
         live.read_at = read_at
         return True
+
+    def _prefetch(self, copies: dict[str, _Live]) -> dict[str, _Prefetched]:
+        """For copies that missed news (game id -> copy, as in memory now): the moves after
+        each one's version, the deals those moves need and the rows of timed games, read
+        for all of them at once - one query each, however many games - in the order
+        :meth:`_catch_up` reads them (moves before deals). Nothing is changed here."""
+        with self._cache_lock:
+            read_at = self._news_count
+        bases = {game_id: live.version for game_id, live in copies.items()}
+        logs = self._read(self.store.logs_after, bases)
+        dealt = {
+            game_id: len(copies[game_id].seeds)
+            for game_id, after in logs.items()
+            if any(action == "deal" for _, _, action, _ in after)
+        }
+        deals = self._read(self.store.deals_after, dealt) if dealt else {}
+        timed = [g for g, after in logs.items() if after and copies[g].row.turn_seconds is not None]
+        rows = self._read(self.store.games_by_id, timed) if timed else {}
+        return {
+            game_id: _Prefetched(
+                bases[game_id], read_at, after, deals.get(game_id), rows.get(game_id)
+            )
+            for game_id, after in logs.items()
+        }
 
     def settle_all(self) -> int:
         """Do every step the server owes any unfinished game (a deal, the AI's turn), as a

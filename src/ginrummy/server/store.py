@@ -12,7 +12,8 @@ the database to the newest schema when it opens it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,18 @@ class Store:
 
     def __init__(self, engine: Engine, quick_engine: Engine | None = None) -> None:
         self.engine = engine
+        postgresql = engine.dialect.name == "postgresql"
+        self.reader: Engine = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if postgresql else engine
+        )
+        """The engine of reads, and of :meth:`append`'s one statement on PostgreSQL: there in
+        autocommit mode, so that a read is one round trip (no ``BEGIN`` before it, no
+        ``ROLLBACK`` after it). Each read was a transaction of its own already; a reader that
+        needs several reads to agree orders them as before (moves before deals)."""
+        self.one_statement_writes = postgresql
+        """Whether :meth:`append` stores its moves, deals and game row in one statement (one
+        round trip, a transaction by itself) rather than ``BEGIN``, the statements and
+        ``COMMIT``: PostgreSQL, whose data-modifying ``WITH`` does it."""
         self.quick_engine = quick_engine
         """For :meth:`append` with ``quick``: the same database through a connection that
         gives up at once when another writer holds the database (a local SQLite file)."""
@@ -153,24 +166,9 @@ class Store:
             _write_moves(conn, row.id, 0, entries, created_at, new_deals, finished, KEEP)
 
     def game(self, game_id: str) -> GameRow | None:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             r = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
-        if r is None:
-            return None
-        return GameRow(
-            id=r["id"],
-            rules=json.loads(r["rules"]),
-            first_dealer=r["first_dealer"],
-            ai_level=r["ai_level"],
-            ai_seat=r["ai_seat"],
-            tokens=(r["token0"], r["token1"]),
-            invite=r["invite"],
-            names=(r["name0"], r["name1"]),
-            finished=bool(r["finished"]),
-            players=(r["player0"], r["player1"]),
-            turn_seconds=r["turn_seconds"],
-            deadline=r["deadline"],
-        )
+        return None if r is None else _game_row(r)
 
     def set_seat(
         self,
@@ -217,6 +215,12 @@ class Store:
         :class:`sqlalchemy.exc.OperationalError` at once, storing nothing, if another writer
         holds the database, instead of waiting for it.
         """
+        if self.one_statement_writes and entries and not quick:
+            with self.reader.connect() as conn:  # autocommit: the statement is the transaction
+                _write_moves_at_once(
+                    conn, game_id, version, entries, now, new_deals, finished, deadline
+                )
+            return
         engine = self.quick_engine if quick and self.quick_engine is not None else self.engine
         with engine.begin() as conn:
             _write_moves(conn, game_id, version, entries, now, new_deals, finished, deadline)
@@ -228,7 +232,7 @@ class Store:
     def log(self, game_id: str, after: int = 0) -> list[tuple[int, int | None, str, str | None]]:
         """Every move of a game in order (after version ``after``): (version, seat, action,
         played_by)."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(moves.c.version, moves.c.seat, moves.c.action, moves.c.played_by)
                 .where(moves.c.game_id == game_id, moves.c.version > after)
@@ -236,9 +240,71 @@ class Store:
             ).all()
         return [(int(v), s, a, by) for v, s, a, by in rows]
 
+    def logs_after(
+        self, after: Mapping[str, int]
+    ) -> dict[str, list[tuple[int, int | None, str, str | None]]]:
+        """:meth:`log` of several games at once, each after its own version (``after``: game id
+        -> version), in one query: what a process catching up with news of many games reads.
+        Every game asked for is in the answer (an empty list: no move after that version)."""
+        found: dict[str, list[tuple[int, int | None, str, str | None]]] = {g: [] for g in after}
+        if not after:
+            return found
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    moves.c.game_id,
+                    moves.c.version,
+                    moves.c.seat,
+                    moves.c.action,
+                    moves.c.played_by,
+                )
+                .where(
+                    sa.or_(
+                        *(
+                            sa.and_(moves.c.game_id == g, moves.c.version > v)
+                            for g, v in after.items()
+                        )
+                    )
+                )
+                .order_by(moves.c.game_id, moves.c.version)
+            ).all()
+        for g, v, seat, action, by in rows:
+            found[g].append((int(v), seat, action, by))
+        return found
+
+    def deals_after(self, after: Mapping[str, int]) -> dict[str, list[tuple[int, str, str]]]:
+        """:meth:`deals` of several games at once, each after its own hand number, in one
+        query."""
+        found: dict[str, list[tuple[int, str, str]]] = {g: [] for g in after}
+        if not after:
+            return found
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                sa.select(deals.c.game_id, deals.c.hand, deals.c.seed, deals.c.commitment)
+                .where(
+                    sa.or_(
+                        *(sa.and_(deals.c.game_id == g, deals.c.hand > h) for g, h in after.items())
+                    )
+                )
+                .order_by(deals.c.game_id, deals.c.hand)
+            ).all()
+        for g, h, seed, digest in rows:
+            found[g].append((int(h), seed, digest))
+        return found
+
+    def games_by_id(self, game_ids: Iterable[str]) -> dict[str, GameRow]:
+        """:meth:`game` of several games at once, in one query (a game not stored is left
+        out)."""
+        wanted = list(dict.fromkeys(game_ids))
+        if not wanted:
+            return {}
+        with self.reader.connect() as conn:
+            rows = conn.execute(games.select().where(games.c.id.in_(wanted))).mappings().all()
+        return {r["id"]: _game_row(r) for r in rows}
+
     def latest_version(self, game_id: str) -> int:
         """The version of a game's newest stored move (0: none)."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             found = conn.execute(
                 sa.select(sa.func.max(moves.c.version)).where(moves.c.game_id == game_id)
             ).scalar()
@@ -247,7 +313,7 @@ class Store:
     def due_games(self, horizon: float) -> list[tuple[str, float]]:
         """``(id, deadline)`` of every game whose turn deadline is at or before ``horizon``
         (seconds since the epoch), soonest first: what the turn timers look for."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(games.c.id, games.c.deadline)
                 .where(games.c.deadline <= horizon)
@@ -259,7 +325,7 @@ class Store:
     def deals(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
         """Every deal of a game in order (after hand ``after``): (hand number, seed,
         commitment)."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(deals.c.hand, deals.c.seed, deals.c.commitment)
                 .where(deals.c.game_id == game_id, deals.c.hand > after)
@@ -275,7 +341,7 @@ class Store:
 
     def player_by_token(self, token: str) -> tuple[str, str | None] | None:
         """``(id, name)`` of the player whose token hash is ``token``."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             r = conn.execute(
                 sa.select(players.c.id, players.c.name).where(players.c.token == token)
             ).first()
@@ -284,7 +350,7 @@ class Store:
     def unfinished_games(self) -> list[str]:
         """Ids of every game not over, oldest first (what a starting server checks for
         steps it owes: a deal or an AI turn)."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(games.c.id)
                 .where(games.c.finished.is_(False))
@@ -294,13 +360,31 @@ class Store:
 
     def games_of(self, player_id: str) -> list[str]:
         """Ids of the games a player holds a seat in, oldest first."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(games.c.id)
                 .where(sa.or_(games.c.player0 == player_id, games.c.player1 == player_id))
                 .order_by(games.c.created_at)
             ).all()
         return [r[0] for r in rows]
+
+
+def _game_row(r: Any) -> GameRow:
+    """A stored row of ``games`` as a :class:`GameRow`."""
+    return GameRow(
+        id=r["id"],
+        rules=json.loads(r["rules"]),
+        first_dealer=r["first_dealer"],
+        ai_level=r["ai_level"],
+        ai_seat=r["ai_seat"],
+        tokens=(r["token0"], r["token1"]),
+        invite=r["invite"],
+        names=(r["name0"], r["name1"]),
+        finished=bool(r["finished"]),
+        players=(r["player0"], r["player1"]),
+        turn_seconds=r["turn_seconds"],
+        deadline=r["deadline"],
+    )
 
 
 _MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
@@ -349,6 +433,48 @@ def _write_moves(
         conn.execute(games.update().where(games.c.id == game_id).values(**changes))
 
 
+def _write_moves_at_once(
+    conn: sa.Connection,
+    game_id: str,
+    version: int,
+    entries: Sequence[Entry],
+    now: float,
+    new_deals: Sequence[tuple[int, str, str]],
+    finished: bool,
+    deadline: float | None,
+) -> None:
+    """What :func:`_write_moves` stores, as one PostgreSQL statement on a connection in
+    autocommit mode: the new deals and the game row's change in data-modifying ``WITH``
+    clauses around the moves' ``INSERT``. One statement is one transaction: a version taken
+    by another writer (the primary key) fails it whole, deals and row change included."""
+    mark = _MARKS[conn.dialect.paramstyle]
+    params: list[Any] = []
+    clauses = []
+    if new_deals:
+        row = f"({mark}, {mark}, {mark}, {mark})"
+        clauses.append(
+            "d AS (INSERT INTO deals (game_id, hand, seed, commitment) VALUES "
+            + ", ".join([row] * len(new_deals))
+            + ")"
+        )
+        for hand, seed, digest in new_deals:
+            params += (game_id, hand, seed, digest)
+    changes: list[tuple[str, Any]] = []
+    if finished:
+        changes = [("finished", True), ("deadline", None)]
+    elif deadline is not KEEP:
+        changes = [("deadline", deadline)]
+    if changes:
+        sets = ", ".join(f"{column} = {mark}" for column, _ in changes)
+        clauses.append(f"g AS (UPDATE games SET {sets} WHERE id = {mark})")
+        params += [value for _, value in changes]
+        params.append(game_id)
+    for offset, (seat, action, played_by) in enumerate(entries, start=1):
+        params += (game_id, version + offset, seat, action, now, played_by)
+    head = f"WITH {', '.join(clauses)} " if clauses else ""
+    conn.exec_driver_sql(head + _insert_moves(conn.dialect.paramstyle, len(entries)), tuple(params))
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a database error is worth a retry: a lost or refused connection, a server
     shutting down, a lock timeout (not a constraint violation or a bad statement)."""
@@ -376,6 +502,34 @@ def upgrade(engine: Engine) -> None:
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
+
+
+PING_IDLE_SECONDS = 5.0
+"""A pooled PostgreSQL connection that has not been used for this long is pinged (one round
+trip) before it is handed out, and replaced if the database dropped it (restarted, a proxy
+or firewall closed it): as SQLAlchemy's ``pool_pre_ping``, but not for a connection used a
+moment ago, so a move under load makes no round trip for it. A connection lost since its
+last use fails its statement with a transient error, which the service retries."""
+
+
+def _ping_idle_connections(engine: Engine) -> None:
+    """Ping a connection taken from the pool after :data:`PING_IDLE_SECONDS` or more unused
+    (see there); one that does not answer invalidates the pool, as a failed pre-ping does."""
+    dialect = engine.dialect
+
+    @sa.event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return  # new, or used a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as exc:
+            raise sa.exc.InvalidatePoolError(f"a pooled connection did not answer: {exc}") from None
 
 
 QUICK_WAIT = 0.005
@@ -423,10 +577,10 @@ def open_store(url: str) -> Store:
         return Store(engine, quick)
     engine = sa.create_engine(
         url,
-        pool_pre_ping=True,
         pool_size=10,
         max_overflow=10,
         connect_args={"connect_timeout": 10},  # a host that is down: an error, not a hang
     )
+    _ping_idle_connections(engine)
     upgrade(engine)
     return Store(engine)
