@@ -15,7 +15,7 @@ import { emptyTable, parseAction, positions, predict } from "./stage.js";
 import { $, BEATS, S, beat, reducedMotion, setStatus, store } from "./state.js";
 import { render, seatName } from "./table.js";
 
-/** How long the cut stays in view before the deal, and one card of the deal takes. */
+/** `ms` at the normal speed, scaled to the chosen one. */
 function pace(ms) {
   return Math.round((ms * beat()) / BEATS.normal);
 }
@@ -66,7 +66,7 @@ export function showOwnMove(action) {
   S.stageRun += 1; // nothing else is being drawn: the move is the player's own
   S.shown = predict(from, action, S.seat);
   S.ownShownAt = performance.now();
-  render({ event: { seat: S.seat, action, card: null }, own: true });
+  render({ event: { seat: S.seat, action, card: null } });
 }
 
 /** The server refused the move drawn by showOwnMove: back to its view. */
@@ -144,23 +144,27 @@ async function dialogsClosed(alive) {
 
 function dealNotSeen(view) {
   // a fresh hand this browser has not watched being dealt, with nothing of ours played yet
+  // (a spectator: nothing played at all, or they would sit through the whole hand again)
   if (!view.hand || view.is_over) return false;
   const dealt = Number(store.get(`dealt.${view.game_id}`, "0"));
-  return dealt < view.hand.hand_number && !view.hand.history.some((e) => e.seat === S.seat && S.seat !== null);
+  if (dealt >= view.hand.hand_number) return false;
+  if (S.seat === null) return view.hand.history.length === 0;
+  return !view.hand.history.some((e) => e.seat === S.seat);
 }
 
 // --- the cut ----------------------------------------------------------------------------
 
 /** Who cut what and who deals, in words (`cut` from fairness.js's cutCards). */
 export function cutText(view, cut) {
-  const name = (seat) => (seat === S.seat ? "you" : seatName(view, seat));
+  // (an invited friend not there yet has cut all the same: the cut comes from the game id)
+  const name = (seat) => (seat === S.seat ? "you" : view.names[seat] || "your opponent");
   const pairs = cut.cards;
   const words = pairs.map(([a, b], i) => {
     const tie = i < pairs.length - 1 ? ": equal, so they cut again" : "";
     return `${name(0)} ${cardText(a)}, ${name(1)} ${cardText(b)}${tie}`;
   });
   const dealer = cut.dealer;
-  const deals = dealer === S.seat ? "you deal" : `${seatName(view, dealer)} deals`;
+  const deals = dealer === S.seat ? "you deal" : `${name(dealer)} deals`;
   return `The cut: ${words.join("; ")}. The higher card deals: ${deals}.`;
 }
 
@@ -186,7 +190,7 @@ async function showCut(view, alive) {
   const me = S.seat ?? 0;
   const cards = cut.cards[cut.cards.length - 1];
   $("#cut-mine-name").textContent = S.seat === null ? seatName(view, me) : "You";
-  $("#cut-theirs-name").textContent = seatName(view, 1 - me);
+  $("#cut-theirs-name").textContent = view.names[1 - me] || "Your opponent";
   for (const [id, seat] of [["#cut-mine", me], ["#cut-theirs", 1 - me]]) {
     const el = cardButton(cards[seat], { tag: "span" });
     delete el.dataset.card; // the cut's deck is not the hand's: no card of a hand comes from it
