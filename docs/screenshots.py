@@ -119,13 +119,18 @@ def shoot(base: str, out: Path, chromium: str) -> None:
         def mid_hand(v: dict[str, Any]) -> bool:
             h = v["hand"]
             mine = sum(1 for e in h["history"] if e["seat"] == v["seat"])
-            return mine >= 9 and h["to_act"] == v["seat"] and len(h["hand"]) == 11
+            melds = (h.get("arrangement") or {}).get("melds") or []
+            return mine >= 6 and h["to_act"] == v["seat"] and len(h["hand"]) == 11 and bool(melds)
 
         view = play_until(base, game, token, lambda v: mid_hand(v) or v["results"])
-        if view["results"]:  # the hand ended early: take the next one
+        while not mid_hand(view):  # the hand ended first: try the next one
+            settle(page, base, game, token)
             page.wait_for_selector("#hand-end:not([hidden])")
             page.click("#btn-next")
-            view = play_until(base, game, token, mid_hand)
+            seen = len(view["results"])
+            view = play_until(
+                base, game, token, lambda v, n=seen: mid_hand(v) or len(v["results"]) > n
+            )
         settle(page, base, game, token)
         page.wait_for_timeout(800)  # the last card's motion ends
         page.screenshot(path=str(out / "table.png"))
