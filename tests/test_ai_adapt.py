@@ -44,7 +44,9 @@ def oracle(game: ginrummy.GameState, seat: int) -> OpponentStyle:
                     chances += 1
                     ended += action.split()[0] in ("knock", "gin")
             state = state.apply(action)
-    return OpponentStyle(finished, chances, ended)
+    # its deadwood when the other seat ended the hand, from the game's own results
+    ends = [r for r in game.results[:finished] if r.knocker is not None and r.knocker != seat]
+    return OpponentStyle(finished, chances, ended, len(ends), sum(r.deadwood[seat] for r in ends))
 
 
 def test_the_counts_match_the_engines_states() -> None:
@@ -67,7 +69,17 @@ def test_styles_are_told_apart() -> None:
     assert opponent_style(hand.view(1)) is seen_by_gin  # replayed once per hand
 
 
+def test_the_undercutter_sits_lower_than_the_gin_chaser() -> None:
+    # master ends hands against each; the undercutter holds little deadwood then
+    low = opponent_style(play_game("master", "style-undercut", "low", hands=8).hand.view(0))  # type: ignore[union-attr]
+    high = opponent_style(play_game("master", "style-gin", "high", hands=8).hand.view(0))  # type: ignore[union-attr]
+    assert low.defended >= 2 and high.defended >= 2
+    assert low.defending_deadwood is not None and high.defending_deadwood is not None
+    assert low.defending_deadwood <= 6.0 < high.defending_deadwood
+
+
 def test_nothing_seen_nothing_assumed() -> None:
     state = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
     style = opponent_style(state.view(1))
     assert style == OpponentStyle() and style.knock_rate == 0.5
+    assert style.defending_deadwood is None

@@ -7,7 +7,9 @@ than the knock limit) and what it did then: knocked (or went gin), or played on.
 trait separates the styles that matter most when deciding to knock: a player that always
 knocks at once holds more deadwood than the limit whenever it has discarded without
 knocking; one that plays on for gin (or sits low to undercut) leaves time to play on against
-it. :class:`~.master.MasterPlayer` uses it (``adapt``).
+it. Its deadwood when the other seat ends the hand separates the two that never knock: one
+that sits low to undercut, one that chases gin. :class:`~.master.MasterPlayer` uses both
+(``adapt``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,16 @@ class OpponentStyle:
     """Its discards at which it could have knocked (or gone gin)."""
     ended: int = 0
     """Of those, how many it ended the hand at (knock or gin)."""
+    defended: int = 0
+    """Hands the other seat ended (knock or gin) with it defending."""
+    defended_deadwood: int = 0
+    """Its deadwood at the end of those, summed (after its lay-offs): low for a player that
+    sits low to undercut, high for one that chases gin."""
+
+    @property
+    def defending_deadwood(self) -> float | None:
+        """Its mean deadwood when the other seat ended the hand (None: never seen)."""
+        return None if not self.defended else self.defended_deadwood / self.defended
 
     @property
     def knock_rate(self) -> float:
@@ -53,8 +65,12 @@ def _limit(rules: Any, upcard: int) -> int:
 def style_of_hands(past: tuple[Any, ...], seat: int, rules: Any) -> OpponentStyle:
     """The style of ``seat`` over the finished hands ``past``
     (:class:`~ginrummy.engine.hand.PastHand`)."""
-    chances = ended = 0
+    chances = ended = defended = defended_deadwood = 0
     for hand in past:
+        result = hand.result
+        if result.knocker is not None and result.knocker != seat:
+            defended += 1
+            defended_deadwood += int(result.deadwood[seat])
         limit = _limit(rules, int(hand.upcard))
         held = 0
         for card in hand.dealt[seat]:
@@ -73,7 +89,7 @@ def style_of_hands(past: tuple[Any, ...], seat: int, rules: Any) -> OpponentStyl
                         chances += 1
                         ended += kind in _ENDING
                 held &= ~(1 << card)
-    return OpponentStyle(len(past), chances, ended)
+    return OpponentStyle(len(past), chances, ended, defended, defended_deadwood)
 
 
 def _card(text: str) -> int:

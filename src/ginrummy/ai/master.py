@@ -78,40 +78,43 @@ class MasterPlayer(ExpertPlayer):
     discard_margin = 4.0
     """How close (in the expert's score) a discard must be to the best to be compared."""
     adapt = False
-    """Whether the searches use what the game's finished hands show of the opponent's
-    knocking (:mod:`.adapt`): against one that knocks whenever it can, its hand after a
-    discard is dealt with more deadwood than the limit; against one that plays on when it
-    could knock, its side of a playout plays for gin. Off: measured, it made master weaker
-    against both styles (docs/ai.md, "Adapting to the opponent"); ``master-adapt`` plays
-    with it, for the next attempt."""
+    """Whether the knock decision uses what the game's finished hands show of the opponent
+    (:mod:`.adapt`): against one that never knocks and sits low when the other ends the hand
+    (an undercutter), it knocks less readily (:attr:`adapt_margin` against knocking); against
+    one that never knocks and holds much deadwood then (a gin chaser), more readily. Off in
+    ``master`` (docs/ai.md, "Adapting to the opponent", gives what each attempt measured);
+    ``master-adapt`` plays with it."""
     adapt_evidence = 4
     """Knock chances of the opponent's to see before adapting."""
-    always_knocks = 0.85
-    """A knock rate (when it can) at or above which the opponent is taken to knock at once."""
     never_knocks = 0.25
-    """A knock rate at or below which the opponent is taken to play for gin."""
+    """A knock rate (when it can) at or below which the opponent is taken never to knock."""
+    adapt_defended = 2
+    """Hands ended against the opponent to see before judging how low it sits."""
+    undercutter_deadwood = 6.0
+    """A mean deadwood when defending at or below which a player that never knocks is taken
+    to sit low for the undercut (above: to chase gin)."""
+    adapt_margin = 3.0
+    """Points by which the knock's value is lowered against an undercutter, raised against a
+    gin chaser."""
 
-    def opponent_deals(
-        self,
-        k: Knowledge,
-        model: OpponentModel,
-        rng: random.Random,
-        count: int,
-        sharpness: float,
-    ) -> list[tuple[int, list[int]]]:
-        if self.adapt and k.opp_discarded:
-            style = opponent_style(k.view)
-            if style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks:
-                # it has just discarded instead of knocking: it could not knock
-                return model.deals(rng, count, sharpness, above=k.knock_limit)
-        return model.deals(rng, count, sharpness)
-
-    def playout_limits(self, k: Knowledge) -> tuple[int, int] | None:
-        if self.adapt:
-            style = opponent_style(k.view)
-            if style.chances >= self.adapt_evidence and style.knock_rate <= self.never_knocks:
-                return (k.knock_limit, 0)
-        return None
+    def knock_margin(self, k: Knowledge) -> float:
+        margin = self.play_on_margin
+        if not self.adapt:
+            return margin
+        style = opponent_style(k.view)
+        low = style.defending_deadwood
+        if (
+            style.chances < self.adapt_evidence
+            or style.knock_rate > self.never_knocks
+            or style.defended < self.adapt_defended
+            or low is None
+        ):
+            return margin
+        return (
+            margin - self.adapt_margin
+            if low <= self.undercutter_deadwood
+            else margin + self.adapt_margin
+        )
 
     def utility(self, k: Knowledge, points: int) -> float:
         target = k.rules.target

@@ -163,7 +163,12 @@ class HardPlayer(NormalPlayer):
         ending = end_action(card, options[card], knock=True, limit=k.knock_limit)
         play_on = self.best_discard(k, options, model)
         knock_value, on_value = self.simulate_knock(k, card, play_on, model)
-        return ending if knock_value + self.play_on_margin >= on_value else None
+        return ending if knock_value + self.knock_margin(k) >= on_value else None
+
+    def knock_margin(self, k: Knowledge) -> float:
+        """How much the knock's simulated value is raised before it is compared with playing
+        on (:attr:`play_on_margin`; an adapting player changes it by its opponent)."""
+        return self.play_on_margin
 
     def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:
         """The card to knock with (some discard keeping deadwood within the knock limit): the

@@ -59,8 +59,9 @@ class UndercutterPlayer(GinOnlyPlayer):
 
 
 class AdaptingMasterPlayer(MasterPlayer):
-    """``master`` with its adaptation to the opponent's knocking on (:mod:`.adapt`; off in
-    ``master``, where it measured worse): the other side of ``bench/adaptation.py``."""
+    """``master`` with its adaptation to the opponent on (:mod:`.adapt`, the knock margin by
+    the opponent's style; off in ``master``, where it measured no better): the other side of
+    ``bench/adaptation.py``."""
 
     level = "master-adapt"
     adapt = True
