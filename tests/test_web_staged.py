@@ -506,3 +506,32 @@ def test_a_refused_move_goes_back_with_the_reason(page: Page, server: Server) ->
     )
     assert sorted(shown) == sorted(view["hand"]["hand"])
     assert not [e for e in page.evaluate("window.seen") if e["kind"] == "log"]  # nothing logged
+
+
+def test_your_stock_draw_shows_face_down_at_once_then_its_card(page: Page, server: Server) -> None:
+    new_game(page, server, speed="instant")
+    for _ in range(40):  # the person's first turn to draw from the stock
+        view = settled(page, server)
+        hand = view["hand"]
+        if hand["to_act"] == view["seat"] and "stock" in hand["legal_actions"]:
+            break
+        if hand["to_act"] == view["seat"]:
+            act_by_api(server, page, "pass", view["version"])
+        time.sleep(0.1)
+    else:
+        raise AssertionError("no turn to draw came")
+    # right after the click, before any answer: a face-down card at the end of the hand
+    shown = page.evaluate(
+        """() => {
+          document.querySelector('#stock').click();
+          const cards = [...document.querySelectorAll('#hand .card')];
+          return {count: cards.length, last: cards[cards.length - 1].dataset.card,
+                  back: cards[cards.length - 1].classList.contains('back')};
+        }"""
+    )
+    assert shown == {"count": 11, "last": "??", "back": True}
+    after = settled(page, server)
+    drawn = after["hand"]["history"][-1]["card"]
+    cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    assert "??" not in cards and drawn in cards and len(cards) == 11
+    assert page.locator(f'#hand .card.drawn[data-card="{drawn}"]').count() == 1

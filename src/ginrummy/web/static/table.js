@@ -71,7 +71,9 @@ function handGroups(view) {
   const melds = arr.melds.map((m) => m.slice().sort((a, b) => key(a) - key(b)));
   melds.sort((a, b) => key(a[0]) - key(b[0]));
   const groups = melds.map((m, i) => ({ meld: true, meldIndex: i, cards: m }));
-  const dead = arr.deadwood.slice().sort((a, b) => key(a) - key(b));
+  // our stock card on its way (HIDDEN) goes where a drawn card shows: at the end
+  const dead = arr.deadwood.filter((c) => c !== HIDDEN).sort((a, b) => key(a) - key(b));
+  if (arr.deadwood.includes(HIDDEN)) dead.push(HIDDEN);
   for (const c of dead) groups.push({ meld: false, cards: [c] });
   return groups;
 }
