@@ -179,6 +179,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def serve_options(connections: int) -> list[str]:
+    """The bench's ``serve`` options (:func:`limit_options`), read off this ``serve``'s
+    help."""
+    help_text = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    return limit_options(help_text, connections)
+
+
 def limit_options(help_text: str, connections: int) -> list[str]:
     """``serve`` options that would throttle the bench, lifted: any ``--...rate...`` or
     ``--...burst...`` option taking a number (but ``--max-rate``) set to a large value, and
@@ -894,14 +907,7 @@ def main() -> None:
     if args.db is not None and not args.db.startswith(("postgresql://", "postgres://")):
         parser.error("--db takes a postgresql:// URL")
 
-    help_text = subprocess.run(
-        [sys.executable, "-m", "ginrummy.cli", "serve", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    extra = limit_options(help_text, 4 * max(args.games) + 64)
+    extra = serve_options(4 * max(args.games) + 64)
     store = "SQLite" if args.db is None else f"PostgreSQL at {args.db.split('@')[-1]}"
     print(f"ginrummy: {Path(ginrummy.__file__).parent}")
     print(

@@ -379,7 +379,7 @@ def main() -> None:
     if not 0 <= args.think <= 10 or not 10 <= args.target <= 1000:
         parser.error("--think is 0 to 10, --target 10 to 1000")
     random.seed(args.seed)
-    extra = [*bw.serve_options(4 * args.games + 64), "--redis", args.redis]
+    extra = [*bs.serve_options(4 * args.games + 64), "--redis", args.redis]
     print(f"ginrummy: {Path(ginrummy.__file__).parent}")
     print(
         f"serve --max-rate 1000 {' '.join(extra)}; PostgreSQL at {args.db.split('@')[-1]}; "

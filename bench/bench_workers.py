@@ -36,8 +36,6 @@ import argparse
 import asyncio
 import math
 import os
-import subprocess
-import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
@@ -52,18 +50,6 @@ STALL_SECONDS = 10.0
 """A seat that hears nothing this long counts an error and syncs (``play_seat``)."""
 P99_TARGET_MS = 50.0
 """The issue's bound on p99 at a person's pace, 200 games over two workers."""
-
-
-def serve_options(connections: int) -> list[str]:
-    """The bench's ``serve`` options: its limits lifted as in ``bench_server``."""
-    help_text = subprocess.run(
-        [sys.executable, "-m", "ginrummy.cli", "serve", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    return bs.limit_options(help_text, connections)
 
 
 def start_cluster(
@@ -233,7 +219,7 @@ def main() -> None:
     if not args.db.startswith(("postgresql://", "postgres://")):
         parser.error("--db takes a postgresql:// URL")
 
-    extra = serve_options(4 * max(args.games, args.paced_games) + 64)
+    extra = bs.serve_options(4 * max(args.games, args.paced_games) + 64)
     extra += ["--redis", args.redis]
     print(f"ginrummy: {Path(ginrummy.__file__).parent}")
     print(

@@ -416,19 +416,26 @@ EXPLAIN = """async ([seat, result]) => {
 }"""
 
 
+def hand_result(
+    kind: str, knocker: int, deadwood: list[int], points: int, layoffs: list[Any] | None = None
+) -> dict[str, Any]:
+    """A hand's result as the view gives it, for the dialog's sentences."""
+    return {
+        "kind": kind,
+        "knocker": knocker,
+        "deadwood": deadwood,
+        "points": points,
+        "multiplier": 1,
+        "layoffs": layoffs or [],
+    }
+
+
 def test_the_score_is_explained_with_the_right_grammar_for_both_seats(
     page: Page, server: Server
 ) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#lobby:not([hidden])")
-    undercut = {
-        "kind": "undercut",
-        "knocker": 1,
-        "deadwood": [6, 8],
-        "points": 27,
-        "multiplier": 1,
-        "layoffs": [],
-    }
+    undercut = hand_result("undercut", knocker=1, deadwood=[6, 8], points=27)
     # the person was undercut by Ann, or undercut her
     assert page.evaluate(EXPLAIN, [1, undercut]) == (
         "Undercut! You knocked with 8, but Ann has 6:"
@@ -438,26 +445,14 @@ def test_the_score_is_explained_with_the_right_grammar_for_both_seats(
         "Undercut! Ann knocked with 8, but you have 6:"
         " you score the difference plus the undercut bonus, 27."
     )
-    gin = {
-        "kind": "gin",
-        "knocker": 0,
-        "deadwood": [0, 14],
-        "points": 39,
-        "multiplier": 1,
-        "layoffs": [],
-    }
+    gin = hand_result("gin", knocker=0, deadwood=[0, 14], points=39)
     assert page.evaluate(EXPLAIN, [1, gin]).startswith(
         "Ann went gin: your deadwood 14 plus the gin bonus makes 39."
     )
     assert page.evaluate(EXPLAIN, [0, gin]).startswith("You went gin: Ann's deadwood 14 plus")
-    knock = {
-        "kind": "knock",
-        "knocker": 0,
-        "deadwood": [4, 12],
-        "points": 8,
-        "multiplier": 1,
-        "layoffs": [{"card": "Th", "meld": 0}],
-    }
+    knock = hand_result(
+        "knock", knocker=0, deadwood=[4, 12], points=8, layoffs=[{"card": "Th", "meld": 0}]
+    )
     assert (
         page.evaluate(EXPLAIN, [0, knock])
         == "You knocked with 4 against 12 after laying off 10♥: 12 − 4 = 8."

@@ -260,12 +260,9 @@ class GameService:
     @contextmanager
     def _game(self, game_id: str) -> Iterator[_Live]:
         """The game, loaded (and settled) under its own lock for the block's duration."""
-        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            shown = game_id[:40] if isinstance(game_id, str) else type(game_id).__name__
-            raise ServiceError(f"no game {shown!r}", "service/no-game")
-        lock = self._lock_of(game_id)
-        with lock:
-            yield self._load(game_id)
+        with self._game_prefetched(game_id, None) as live:
+            assert live is not None  # waited for the lock
+            yield live
 
     def _cached(self, game_id: str) -> _Live | None:
         """The copy in memory if it can be trusted (not read before the latest news of its
@@ -567,7 +564,8 @@ class GameService:
         """:meth:`_game`, bringing the copy up to date with ``prefetched`` if it is of use;
         without ``wait``, None at once if another thread holds the game."""
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            raise ServiceError("no game", "service/no-game")
+            shown = game_id[:40] if isinstance(game_id, str) else type(game_id).__name__
+            raise ServiceError(f"no game {shown!r}", "service/no-game")
         lock = self._lock_of(game_id)
         if not lock.acquire(blocking=wait):
             yield None

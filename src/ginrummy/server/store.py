@@ -420,17 +420,27 @@ def _write_moves(
         )
     if entries:
         # the hot path of every move: the driver's own statement, no SQL compiled per call
-        values: list[Any] = []
-        for offset, (seat, action, played_by) in enumerate(entries, start=1):
-            values += (game_id, version + offset, seat, action, now, played_by)
+        values = _move_values(game_id, version, entries, now)
         conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle, len(entries)), tuple(values))
-    changes: dict[str, Any] = {}
-    if finished:
-        changes.update(finished=True, deadline=None)
-    elif deadline is not KEEP:
-        changes["deadline"] = deadline
+    changes = _row_changes(finished, deadline)
     if changes:
         conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+
+
+def _move_values(game_id: str, version: int, entries: Sequence[Entry], now: float) -> list[Any]:
+    """The parameters of :func:`_insert_moves` for ``entries`` stored after ``version``."""
+    values: list[Any] = []
+    for offset, (seat, action, played_by) in enumerate(entries, start=1):
+        values += (game_id, version + offset, seat, action, now, played_by)
+    return values
+
+
+def _row_changes(finished: bool, deadline: float | None) -> dict[str, Any]:
+    """The game row's change that goes with a write: over (no deadline), or a new deadline
+    (``KEEP``: none)."""
+    if finished:
+        return {"finished": True, "deadline": None}
+    return {} if deadline is KEEP else {"deadline": deadline}
 
 
 def _write_moves_at_once(
@@ -459,18 +469,12 @@ def _write_moves_at_once(
         )
         for hand, seed, digest in new_deals:
             params += (game_id, hand, seed, digest)
-    changes: list[tuple[str, Any]] = []
-    if finished:
-        changes = [("finished", True), ("deadline", None)]
-    elif deadline is not KEEP:
-        changes = [("deadline", deadline)]
+    changes = _row_changes(finished, deadline)
     if changes:
-        sets = ", ".join(f"{column} = {mark}" for column, _ in changes)
+        sets = ", ".join(f"{column} = {mark}" for column in changes)
         clauses.append(f"g AS (UPDATE games SET {sets} WHERE id = {mark})")
-        params += [value for _, value in changes]
-        params.append(game_id)
-    for offset, (seat, action, played_by) in enumerate(entries, start=1):
-        params += (game_id, version + offset, seat, action, now, played_by)
+        params += [*changes.values(), game_id]
+    params += _move_values(game_id, version, entries, now)
     head = f"WITH {', '.join(clauses)} " if clauses else ""
     conn.exec_driver_sql(head + _insert_moves(conn.dialect.paramstyle, len(entries)), tuple(params))
 

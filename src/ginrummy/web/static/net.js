@@ -246,7 +246,6 @@ export function send(action) {
 
 function sendNow(action, version, resent) {
   S.pending = { action, version, resent };
-  S.lastActionAt = performance.now();
   // the version the move was made at: the server refuses it (service/stale) if the game
   // has moved on meanwhile, instead of applying a late message to a later turn
   S.ws.send(JSON.stringify({ type: "action", action, version }));

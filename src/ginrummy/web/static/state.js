@@ -37,7 +37,6 @@ export const S = {
   // a move (hand.js / net.js)
   pending: null, // {action, version}: sent and not yet answered
   queued: null, // {action, version}: made while the connection was lost, sent on return
-  lastActionAt: 0,
   holdStatus: false, // the next view is the sync a refusal asked for: its reason stays
   // the hand and what the player is doing with it (hand.js)
   selected: null,

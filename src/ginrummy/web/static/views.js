@@ -274,8 +274,3 @@ function rememberDeal(view) {
   const acted = view.hand.history.some((e) => e.seat === S.seat && e.action !== "pass");
   store.setJson(key, { commitment: fair.commitment, hand: acted || view.hand.result ? null : view.hand.hand.slice() });
 }
-
-export function lastMover(view) {
-  const h = view.hand;
-  return h.history.length ? h.history[h.history.length - 1].seat : null;
-}
