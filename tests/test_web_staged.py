@@ -57,6 +57,8 @@ def settled(page: Page, server: Server, timeout: float = 30) -> dict[str, Any]:
     """Wait until the page has drawn the server's newest view and finished staging it."""
     deadline = time.monotonic() + timeout
     while True:
+        if page.is_visible("#hand-end"):  # the next deal waits for the dialog
+            page.click("#btn-next")
         view = server_view(server, page)
         done = page.evaluate("document.body.dataset.staging === 'false'")
         if done and page_version(page) == view["version"]:

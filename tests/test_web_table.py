@@ -360,6 +360,11 @@ def test_discard_by_drag_and_drop_and_reorder_by_hand(page: Page, server: Server
     # reorder: drag the first card of the hand onto the last one
     if page.is_visible("#hand-end"):
         page.click("#btn-next")
+    # the page has staged the server's newest view (a new hand is dealt after the dialog)
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {server_view(server, page)['version']}"
+        " && document.body.dataset.staging === 'false'"
+    )
     order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
     first, last = order[0], order[-1]
     box = page.locator(f'#hand .card[data-card="{last}"]').bounding_box()
