@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -161,3 +162,32 @@ def test_arena_command_zero_and_both_are_refused() -> None:
         main, ["arena", "random", "random", "--games", "1", "--preset", "classic", "--no-progress"]
     )
     assert ok.exit_code == 0 and "1 duplicate game pairs" in ok.stdout
+
+
+def test_a_ctrl_c_while_the_workers_start_still_stops_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C is held back while the worker processes are forked (so that none is without
+    its setting), and one pressed then stops the run once they are up, rather than being
+    lost (CI once saw a match run on after a Ctrl-C that came just then)."""
+    import multiprocessing
+    import os
+    import signal
+
+    from ginrummy import arena
+
+    real = multiprocessing.get_context("fork")
+
+    class Context:
+        def Pool(self, *args: Any, **kwargs: Any) -> Any:  # the name multiprocessing uses
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the workers are forked
+            return real.Pool(*args, **kwargs)
+
+    monkeypatch.setattr(arena.multiprocessing, "get_context", lambda _kind: Context())
+    job = arena.Job("easy", "easy", ginrummy.Rules.preset("classic"), "held")
+    with pytest.raises(KeyboardInterrupt):
+        arena.deal_pairs_of(job, 50, workers=2)
+    with arena._sigint_held() as pending:
+        os.kill(os.getpid(), signal.SIGINT)
+    assert pending == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

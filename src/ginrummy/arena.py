@@ -357,21 +357,24 @@ def _ignore_sigint() -> None:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ctrl-C ignored for a moment (only the main thread may change it; elsewhere a no-op)."""
+def _sigint_held() -> Iterator[list[int]]:
+    """Ctrl-C held back for a moment: a Ctrl-C meanwhile is noted in the list yielded
+    instead of raised (only the main thread may change it; elsewhere a no-op). Processes
+    forked meanwhile inherit the holding handler until they set their own."""
+    pending: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield pending
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
     try:
-        yield
+        yield pending
     finally:
         signal.signal(signal.SIGINT, before)
 
 
 def _run(
-    func: Callable[[tuple[Job, int]], Any],
-    job: Job,
+    func: Callable[[tuple[Any, int]], Any],
+    job: Any,
     count: int,
     workers: int,
     progress: bool,
@@ -396,10 +399,13 @@ def _run(
         else:
             ctx = multiprocessing.get_context("fork")
             # the workers leave Ctrl-C to this process, which stops them (no tracebacks):
-            # ignored while they are forked, so that none is ever without the setting
-            with _sigint_ignored():
+            # held back while they are forked, so that none is ever without the setting, and
+            # a Ctrl-C meanwhile (the workers already showing) still stops the run
+            with _sigint_held() as pending:
                 pool = ctx.Pool(workers, initializer=_ignore_sigint)
             with pool:
+                if pending:
+                    raise KeyboardInterrupt
                 for item in pool.imap(
                     func, tasks, chunksize=max(1, min(20, count // (workers * 8)))
                 ):
@@ -407,6 +413,21 @@ def _run(
                     bar.update()
     finally:
         bar.close()
+
+
+def run_tasks(
+    func: Callable[[tuple[Any, int]], Any],
+    job: Any,
+    count: int,
+    workers: int = 1,
+    progress: bool = False,
+    unit: str = "task",
+    cluster: str | None = None,
+) -> Iterator[Any]:
+    """``func((job, i))`` for ``i`` in ``0 .. count-1``, in order, on ``workers`` processes or
+    a ``cluster`` (the runner of the arena's deal and game pairs, for other independent tasks
+    such as self-play: ``func`` must be a module-level function and ``job`` picklable)."""
+    return _run(func, job, count, workers, progress, unit, cluster)
 
 
 def game_pairs(
