@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from functools import lru_cache
+from importlib import resources
 
-from ..cards import cards_of
-from ..melds import deadwood_after_discards_mask, melded_mask
+from ..cards import POINTS, cards_of
+from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
 from .adapt import opponent_style
+from .beliefs import LearnedOpponentModel
 from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
-from .knowledge import Knowledge
+from .knowledge import Knowledge, joins_meld
 from .sim import Scoring, playout, score_knock
-from .strong import ExpertPlayer
+from .strong import ExpertPlayer, KnockEstimate
 
 # Points the winner of a hand scores, as a coarse distribution (knocks are mostly 5-30, gins
 # and undercuts 25-60); used only to turn a score into a chance of winning the game.
@@ -47,6 +50,106 @@ def win_table(target: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
+KNOCK_FEATURES = (
+    "bias",
+    "knock_value",
+    "on_value",
+    "knock_deadwood",
+    "stock",
+    "opp_known",
+    "opp_took",
+    "gin_outs",
+    "edge_late",
+)
+"""The features of a chance to knock (:func:`knock_features`)."""
+
+
+def knock_features(k: Knowledge, est: KnockEstimate) -> tuple[float, ...]:
+    """A chance to knock described for the learned knock: the simulations' values of both
+    choices (utility, in tens), the knock's deadwood, how much stock is left, what the
+    opponent has taken, and how many unseen cards would give gin after playing on."""
+    kept = k.hand & ~(1 << est.play_on)
+    gin_outs = sum(1 for c in cards_of(k.unseen) if best_discard_mask(kept | 1 << c)[0] == 0)
+    stock = k.stock_size / 31.0
+    edge = (est.on_value - est.knock_value) / 10.0
+    dw = deadwood_after_discards_mask(k.hand)[est.card]
+    return (
+        1.0,
+        est.knock_value / 10.0,
+        est.on_value / 10.0,
+        dw / 10.0,
+        stock,
+        k.opp_known.bit_count() / 3.0,
+        k.opp_took.bit_count() / 3.0,
+        gin_outs / 5.0,
+        edge * (1.0 - stock),
+    )
+
+
+@lru_cache(maxsize=4)
+def learned_weights(name: str, features: tuple[str, ...]) -> tuple[float, ...]:
+    """The weights of ``params/<name>.json``, fitted on ``features`` and their products."""
+    text = resources.files("ginrummy.ai").joinpath(f"params/{name}.json").read_text("utf-8")
+    params = json.loads(text)
+    if tuple(params.get("features", ())) != features:
+        raise ValueError(f"the {name} parameters were fitted on other features")
+    return tuple(float(w) for w in params["weights"])
+
+
+def knock_weights() -> tuple[float, ...]:
+    """The learned knock's weights (``params/knock.json``)."""
+    return learned_weights("knock", KNOCK_FEATURES)
+
+
+def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
+    """The features and every product of two of them (the bias, first, times none): what the
+    learned knock's weights multiply."""
+    rest = x[1:]
+    return x + tuple(a * b for i, a in enumerate(rest) for b in rest[i:])
+
+
+def predicted_edge(k: Knowledge, est: KnockEstimate) -> float:
+    """The learned estimate of how much playing on beats knocking (utility at 0-0)."""
+    x = quadratic(knock_features(k, est))
+    return sum(w * f for w, f in zip(knock_weights(), x, strict=True))
+
+
+DRAW_FEATURES = (
+    "bias",
+    "expert_edge",
+    "search_edge",
+    "stock",
+    "pile_melds",
+    "pile_points",
+    "opp_took",
+    "deadwood",
+)
+"""The features of a close choice between the pile and the stock (:func:`draw_features`)."""
+
+
+def draw_features(k: Knowledge, expert_edge: float, search_edge: float) -> tuple[float, ...]:
+    """A close draw described for the learned draw: the expert's estimate of the pile's edge
+    (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
+    whether the pile card joins a meld and its points, what the opponent has taken, and the
+    hand's deadwood now (in tens)."""
+    return (
+        1.0,
+        expert_edge / 3.0,
+        search_edge / 10.0,
+        k.stock_size / 31.0,
+        1.0 if joins_meld(k.top, k.hand) else 0.0,
+        POINTS[k.top % 13] / 10.0,
+        k.opp_took.bit_count() / 3.0,
+        deadwood_mask(k.hand) / 10.0,
+    )
+
+
+def predicted_draw_edge(k: Knowledge, expert_edge: float, search_edge: float) -> float:
+    """The learned estimate of how much the pile beats the stock (utility at 0-0)."""
+    x = quadratic(draw_features(k, expert_edge, search_edge))
+    return sum(w * f for w, f in zip(learned_weights("draw", DRAW_FEATURES), x, strict=True))
+
+
 class MasterPlayer(ExpertPlayer):
     """Expert plus search: it deals plausible full states from its beliefs and plays them out
     (more of them, and trusting them fully when deciding to knock; and, when the expert's
@@ -77,6 +180,14 @@ class MasterPlayer(ExpertPlayer):
     """How many of the expert's best discards the two-draw search compares."""
     discard_margin = 4.0
     """How close (in the expert's score) a discard must be to the best to be compared."""
+    learned_beliefs = True
+    """Whether its opponent model is the learned one (:mod:`.beliefs`, fitted on self-play)
+    rather than the expert's hand-set likelihood ratios."""
+    learned_knock = True
+    """Whether the knock decision corrects the simulations' verdict by a regression learned
+    on self-play (:mod:`ginrummy.learn.knock`)."""
+    learned_draw = False
+    """Whether a close draw's search verdict is corrected likewise (:mod:`ginrummy.learn.draw`)."""
     adapt = False
     """Whether the knock decision uses what the game's finished hands show of the opponent
     (:mod:`.adapt`): against one that never knocks and sits low when the other ends the hand
@@ -96,6 +207,14 @@ class MasterPlayer(ExpertPlayer):
     adapt_margin = 3.0
     """Points by which the knock's value is lowered against an undercutter, raised against a
     gin chaser."""
+
+    def model(self, k: Knowledge) -> OpponentModel | None:
+        return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
+
+    def knocks(self, k: Knowledge, estimate: KnockEstimate) -> bool:
+        if not self.learned_knock:
+            return super().knocks(k, estimate)
+        return predicted_edge(k, estimate) <= self.knock_margin(k)
 
     def knock_margin(self, k: Knowledge) -> float:
         margin = self.play_on_margin
@@ -161,19 +280,46 @@ class MasterPlayer(ExpertPlayer):
             return False
         edge, draws, model = self.pile_edge(k)
         assert model is not None
-        if (
-            not self.draw_search
-            or view.phase != "draw"
-            or k.stock_size <= 4
-            or abs(edge) > self.draw_margin
-        ):
+        if not self.searches_draw(k, view, edge):
             return edge > 0
+        if self.learned_draw:
+            search = self.pile_search_edge(k, draws, model)
+            return predicted_draw_edge(k, edge, search) > 0
         return self.search_pile(k, draws, model)
+
+    def searches_draw(self, k: Knowledge, view: PlayerView, edge: float) -> bool:
+        """Whether a draw whose pile edge the expert puts at ``edge`` is settled by search."""
+        return (
+            self.draw_search
+            and view.phase == "draw"
+            and k.stock_size > 4
+            and abs(edge) <= self.draw_margin
+        )
+
+    def close_draw(
+        self, k: Knowledge, view: PlayerView
+    ) -> tuple[float, list[tuple[int, float]], OpponentModel] | None:
+        """The expert's pile edge, the draw weights and the model of a draw this player
+        settles by search (None for any other position)."""
+        if k.top < 0 or any(d == k.top for _, d in k.my_pairs):
+            return None
+        edge, draws, model = self.pile_edge(k)
+        if model is None or not self.searches_draw(k, view, edge):
+            return None
+        return edge, draws, model
 
     def search_pile(
         self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
     ) -> bool:
-        """Whether taking the pile beats drawing the stock in playouts on the same deals.
+        """Whether taking the pile beats drawing the stock in playouts on the same deals
+        (:meth:`pile_search_edge`)."""
+        return self.pile_search_edge(k, draws, model) > 0
+
+    def pile_search_edge(
+        self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
+    ) -> float:
+        """How much taking the pile beats drawing the stock, in mean utility over playouts on
+        the same deals.
 
         Either way this seat ends the hand at once if it can (scored as a knock), or else
         discards as the expert would and the deal is played out from the opponent's draw."""
@@ -204,7 +350,7 @@ class MasterPlayer(ExpertPlayer):
         for opp, stock in deals:
             edge += value(pile_hand, k.top, opp, stock)
             edge -= value(k.hand | 1 << stock[0], -1, opp, stock[1:])
-        return edge > 0
+        return edge / len(deals)
 
     def best_discard(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..actions import DISCARD_TEXT
 from ..melds import deadwood_after_discards_mask
@@ -12,6 +13,20 @@ from .base import Player, discard_options, end_action, least_deadwood_discard
 from .evaluate import OpponentModel, draw_weights, expected_after_draw
 from .knowledge import Knowledge, meld_partners
 from .sim import Scoring, playout, score_knock
+
+
+class KnockEstimate(NamedTuple):
+    """A knock weighed against playing on (:meth:`HardPlayer.knock_estimate`)."""
+
+    ending: str
+    """The knock action."""
+    card: int
+    """The card it discards."""
+    play_on: int
+    """The discard that plays on instead."""
+    knock_value: float
+    on_value: float
+    """Each one's mean value over the same simulated deals."""
 
 
 class NormalPlayer(Player):
@@ -159,11 +174,23 @@ class HardPlayer(NormalPlayer):
         ending = super().knock_choice(k, options, model)
         if ending is None or ending.startswith("gin") or model is None or k.stock_size <= 2:
             return ending
+        estimate = self.knock_estimate(k, options, model)
+        return estimate.ending if self.knocks(k, estimate) else None
+
+    def knock_estimate(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
+    ) -> KnockEstimate:
+        """The knock to play and the discard to play on with, each valued by simulation."""
         card = self.knock_discard(k, options, model)
         ending = end_action(card, options[card], knock=True, limit=k.knock_limit)
         play_on = self.best_discard(k, options, model)
         knock_value, on_value = self.simulate_knock(k, card, play_on, model)
-        return ending if knock_value + self.knock_margin(k) >= on_value else None
+        return KnockEstimate(ending, card, play_on, knock_value, on_value)
+
+    def knocks(self, k: Knowledge, estimate: KnockEstimate) -> bool:
+        """Whether to knock rather than play on: unless the simulations favour playing on by
+        more than the margin."""
+        return estimate.knock_value + self.knock_margin(k) >= estimate.on_value
 
     def knock_margin(self, k: Knowledge) -> float:
         """How much the knock's simulated value is raised before it is compared with playing

@@ -72,3 +72,5 @@ class Master202611(MasterPlayer):
 
     level = "master-2026-11"
     adapt = False
+    learned_beliefs = False
+    learned_knock = False

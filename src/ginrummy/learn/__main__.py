@@ -1,0 +1,109 @@
+"""``python -m ginrummy.learn``: train what the AI ships, from a seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import beliefs, knock
+
+
+@click.group()
+def main() -> None:
+    """Train the AI's parameters on self-play (needs numpy: pip install 'ginrummy[train]')."""
+
+
+@main.command(name="beliefs")
+@click.option("--seed", default=beliefs.SHIPPED.seed, show_default=True, help="Self-play seed.")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=beliefs.SHIPPED_HANDS,
+    show_default=True,
+    help="Self-play hands.",
+)
+@click.option("--level", default=beliefs.SHIPPED.level, show_default=True, help="Players' level.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the parameter file here (default: print it).",
+)
+def beliefs_command(
+    seed: str, hands: int, level: str, workers: int, cluster: str | None, out: Path | None
+) -> None:
+    """Fit the learned opponent model (ginrummy.ai.beliefs) on self-play hands."""
+    params = beliefs.train(
+        beliefs.SelfPlay(seed, level), hands, workers=workers, cluster=cluster, progress=True
+    )
+    if out is None:
+        click.echo(beliefs.dumps(params), nl=False)
+    else:
+        beliefs.write(params, out)
+        click.echo(
+            f"wrote {out}: {params['trained_on']['rows']} rows, log-loss {params['log_loss']}"
+        )
+
+
+@main.command(name="knock")
+@click.option("--seed", default=knock.SHIPPED.seed, show_default=True, help="Self-play seed.")
+@click.option(
+    "--hands",
+    type=click.IntRange(1),
+    default=knock.SHIPPED_HANDS,
+    show_default=True,
+    help="Self-play hands.",
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the positions here (gzipped JSON lines).",
+)
+@click.option(
+    "--from-data",
+    "from_data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Fit positions written before instead of playing (--hands: how many hands made them).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the parameter file here (default: print it).",
+)
+def knock_command(
+    seed: str,
+    hands: int,
+    workers: int,
+    cluster: str | None,
+    data: Path | None,
+    from_data: Path | None,
+    out: Path | None,
+) -> None:
+    """Fit the learned knock (master's knock or play on) on self-play knock chances, each
+    played both ways from the true state (about half a second a hand on one core)."""
+    job = knock.KnockSelfPlay(seed)
+    if from_data is not None:
+        positions = knock.read_data(from_data)
+    else:
+        positions = knock.collect(job, hands, workers=workers, cluster=cluster, progress=True)
+    if data is not None:
+        knock.write_data(positions, data)
+    params = knock.params_of(job, hands, positions)
+    text = beliefs.dumps(params)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}: {len(positions)} knock chances")
+
+
+if __name__ == "__main__":
+    main()

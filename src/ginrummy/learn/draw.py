@@ -1,0 +1,146 @@
+"""Pile or stock, measured on self-play from the true state (data for a learned draw).
+
+Like :mod:`.knock`, for master's close draws: at every draw where :class:`SearchedDrawMaster`
+(``master``, settling close draws by its playouts alone) would search (the pile's top card
+not its own discard, more than four stock cards, the expert's estimates within
+``draw_margin``), both draws are played from the true state to the end of the hand by the
+same players (seeded by the position), and the position's public estimates kept
+(:func:`ginrummy.ai.master.draw_features`). The hand then goes on as the player chose.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..ai.knowledge import Knowledge
+from ..ai.master import DRAW_FEATURES, MasterPlayer, draw_features, quadratic
+from ..arena import run_tasks
+from ..cards import shuffled_deck
+from ..engine.hand import deal
+from ..rules import Rules
+from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility
+
+RIDGE = 100.0
+
+
+class SearchedDrawMaster(MasterPlayer):
+    """``master`` settling close draws by its playouts alone (no learned correction)."""
+
+    level = "master-searched-draw"
+    learned_draw = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPosition:
+    """One close draw: the public features, and both draws' true values."""
+
+    features: tuple[float, ...]
+    pile: float
+    stock: float
+    chose_pile: bool
+
+
+def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[DrawPosition]:
+    """The close draws of self-play hand ``i``."""
+    job, i = task
+    rules = Rules.preset(job.preset)
+    tag = f"{job.seed}/hand/{i}"
+    players = {seat: SearchedDrawMaster(f"{tag}/{seat}") for seat in (0, 1)}
+    state = deal(rules, i % 2, shuffled_deck(tag))
+    out: list[DrawPosition] = []
+    n = 0
+    while not state.is_over and state.action_count < MAX_ACTIONS:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        action = players[seat].choose(view)
+        if view.phase == "draw":
+            probe = SearchedDrawMaster(f"{tag}/probe/{n}")
+            k = Knowledge(view)
+            close = probe.close_draw(k, view)
+            if close is not None:
+                expert_edge, draws, model = close
+                search_edge = probe.pile_search_edge(k, draws, model)
+                branch = {s: SearchedDrawMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
+                pile = _play_out(state.apply("pile", seat), branch)
+                branch = {s: SearchedDrawMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
+                stock = _play_out(state.apply("stock", seat), branch)
+                out.append(
+                    DrawPosition(
+                        draw_features(k, expert_edge, search_edge),
+                        hand_utility(_points(pile, seat)),
+                        hand_utility(_points(stock, seat)),
+                        action == "pile",
+                    )
+                )
+                n += 1
+        state = state.apply(action, seat)
+    return out
+
+
+def collect(
+    job: KnockSelfPlay,
+    hands: int,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: bool = False,
+) -> list[DrawPosition]:
+    """Every close draw of hands ``0 .. hands-1`` of ``job``, in hand order."""
+    out: list[DrawPosition] = []
+    for rows in run_tasks(positions_of_hand, job, hands, workers, progress, "hand", cluster):
+        out.extend(rows)
+    return out
+
+
+def fit(positions: Sequence[DrawPosition], ridge: float = RIDGE) -> list[float]:
+    """Least-squares weights of the pile's true edge (its value minus the stock's) on the
+    features and their products."""
+    import numpy as np
+
+    x = np.array([quadratic(p.features) for p in positions], dtype=np.float64)
+    y = np.array([p.pile - p.stock for p in positions], dtype=np.float64)
+    penalty = np.full(x.shape[1], ridge)
+    penalty[0] = 0.0
+    w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
+    return [round(float(v), 5) for v in w]
+
+
+def digest(positions: Sequence[DrawPosition]) -> str:
+    h = hashlib.sha256()
+    for p in positions:
+        h.update(struct.pack(f"<{len(p.features)}dddB", *p.features, p.pile, p.stock, p.chose_pile))
+    return h.hexdigest()
+
+
+def params_of(job: KnockSelfPlay, hands: int, positions: Sequence[DrawPosition]) -> dict[str, Any]:
+    return {
+        "model": "ginrummy learned draw: least squares of the pile's edge, quadratic",
+        "features": list(DRAW_FEATURES),
+        "weights": fit(positions),
+        "trained_on": {
+            "seed": job.seed,
+            "preset": job.preset,
+            "hands": hands,
+            "positions": len(positions),
+            "ridge": RIDGE,
+            "data_sha256": digest(positions),
+        },
+    }
+
+
+def write_data(positions: Sequence[DrawPosition], path: Path) -> None:
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
+        for p in positions:
+            f.write(json.dumps([list(p.features), p.pile, p.stock, p.chose_pile]) + "\n")
+
+
+def read_data(path: Path) -> list[DrawPosition]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [DrawPosition(tuple(x), a, b, c) for x, a, b, c in map(json.loads, f)]

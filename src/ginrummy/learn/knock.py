@@ -1,0 +1,219 @@
+"""Knock or play on, measured on self-play from the true state (data for a learned knock).
+
+Self-play hand ``i`` of a run with seed ``S`` is dealt as in :mod:`.beliefs` and played by
+two :class:`SimulatedKnockMaster` players (``master``'s play, knocking by its simulations
+alone). At every discard where the seat to act could knock (not gin) with more than two
+stock cards left, both choices are played from the true state:
+
+* knocking is scored exactly (the true opposing hand, its lay-offs);
+* playing on discards the card master would play on with and plays the rest of the hand out
+  with the same players (seeded by the position, so the branch is reproducible);
+
+and the position's public estimate is kept (what master's simulations give each choice,
+with the features of :func:`ginrummy.ai.master.knock_features`). The hand then goes on as
+the player chose. Values are in master's utility at 0-0 (:func:`hand_utility`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..actions import DISCARD_TEXT
+from ..ai.base import can_end, discard_options
+from ..ai.knowledge import Knowledge
+from ..ai.master import KNOCK_FEATURES, MasterPlayer, knock_features, quadratic, win_table
+from ..ai.strong import KnockEstimate
+from ..arena import run_tasks
+from ..cards import shuffled_deck
+from ..engine.hand import HandState, deal
+from ..rules import Rules
+
+MAX_ACTIONS = 400
+"""A self-play hand stops after this many actions (players cycling through the pile)."""
+RIDGE = 100.0
+"""The ridge penalty of the fit (the features are of order one)."""
+
+
+class SimulatedKnockMaster(MasterPlayer):
+    """``master`` knocking by its simulations alone (no learned correction): the players
+    whose knocks the data measure."""
+
+    level = "master-simulated-knock"
+    learned_knock = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnockSelfPlay:
+    seed: str
+    preset: str = "classic"
+
+
+@dataclass(frozen=True, slots=True)
+class KnockPosition:
+    """One chance to knock: the public features, and both choices' true values."""
+
+    features: tuple[float, ...]
+    knock: float
+    on: float
+    chose_knock: bool
+
+
+SHIPPED = KnockSelfPlay("kA")
+"""The run that made the shipped ``ginrummy/ai/params/knock.json``."""
+SHIPPED_HANDS = 3000
+"""Its number of hands (15,464 knock chances; about 27 minutes on two processes)."""
+
+
+def hand_utility(points: int, target: int = 100) -> float:
+    """Master's utility of winning ``points`` (negative: losing them) in a game at 0-0."""
+    table = win_table(target)
+    mine, theirs = target, target
+    if points >= 0:
+        mine = max(0, mine - points)
+    else:
+        theirs = max(0, theirs + points)
+    if mine == 0:
+        return 100.0
+    if theirs == 0:
+        return -100.0
+    return 100.0 * (2.0 * table[mine][theirs] - 1.0)
+
+
+def _play_out(state: HandState, players: Mapping[int, MasterPlayer]) -> HandState:
+    while not state.is_over and state.action_count < MAX_ACTIONS:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(players[seat].choose(state.view(seat)), seat)
+    return state
+
+
+def _points(state: HandState, seat: int) -> int:
+    r = state.result
+    if r is None or r.winner is None:
+        return 0
+    return r.points if r.winner == seat else -r.points
+
+
+def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
+    """The knock chances of self-play hand ``i``."""
+    job, i = task
+    rules = Rules.preset(job.preset)
+    tag = f"{job.seed}/hand/{i}"
+    players = {seat: SimulatedKnockMaster(f"{tag}/{seat}") for seat in (0, 1)}
+    state = deal(rules, i % 2, shuffled_deck(tag))
+    out: list[KnockPosition] = []
+    n = 0
+    while not state.is_over and state.action_count < MAX_ACTIONS:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if view.phase == "discard" and view.stock_size > 2 and can_end(view):
+            k = Knowledge(view)
+            options = discard_options(k)
+            if 0 < min(options.values()) <= k.knock_limit:
+                probe = SimulatedKnockMaster(f"{tag}/probe/{n}")
+                model = probe.model(k)
+                assert model is not None
+                est: KnockEstimate = probe.knock_estimate(k, options, model)
+                knocked = state.apply(est.ending, seat)
+                branch = {s: SimulatedKnockMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
+                on = _play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
+                action = players[seat].choose(view)
+                out.append(
+                    KnockPosition(
+                        knock_features(k, est),
+                        hand_utility(_points(knocked, seat)),
+                        hand_utility(_points(on, seat)),
+                        action.startswith("knock"),
+                    )
+                )
+                n += 1
+                state = state.apply(action, seat)
+                continue
+        state = state.apply(players[seat].choose(view), seat)
+    return out
+
+
+def collect(
+    job: KnockSelfPlay,
+    hands: int,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: bool = False,
+) -> list[KnockPosition]:
+    out: list[KnockPosition] = []
+    for rows in run_tasks(positions_of_hand, job, hands, workers, progress, "hand", cluster):
+        out.extend(rows)
+    return out
+
+
+def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
+    """Mean true value of a rule's choices (``knock[i]`` at position ``i``) minus the
+    players' own choices, per position."""
+    total = 0.0
+    for p, k in zip(positions, knock, strict=True):
+        mine = p.knock if k else p.on
+        theirs = p.knock if p.chose_knock else p.on
+        total += mine - theirs
+    return total / max(1, len(positions))
+
+
+def fit(positions: Sequence[KnockPosition], ridge: float = RIDGE) -> list[float]:
+    """Least-squares weights of the true edge of playing on (its value minus the knock's) on
+    the features and their products (:func:`ginrummy.ai.master.quadratic`), with a ridge
+    penalty on all but the bias."""
+    import numpy as np
+
+    x = np.array([quadratic(p.features) for p in positions], dtype=np.float64)
+    y = np.array([p.on - p.knock for p in positions], dtype=np.float64)
+    penalty = np.full(x.shape[1], ridge)
+    penalty[0] = 0.0
+    w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
+    return [round(float(v), 5) for v in w]
+
+
+def params_of(job: KnockSelfPlay, hands: int, positions: Sequence[KnockPosition]) -> dict[str, Any]:
+    """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``)."""
+    return {
+        "model": "ginrummy learned knock: least squares of playing on's edge, quadratic",
+        "features": list(KNOCK_FEATURES),
+        "weights": fit(positions),
+        "trained_on": {
+            "seed": job.seed,
+            "preset": job.preset,
+            "hands": hands,
+            "positions": len(positions),
+            "ridge": RIDGE,
+            "data_sha256": digest(positions),
+        },
+    }
+
+
+def digest(positions: Sequence[KnockPosition]) -> str:
+    """A SHA-256 of the positions (every number as a double): the data's identity."""
+    h = hashlib.sha256()
+    for p in positions:
+        h.update(struct.pack(f"<{len(p.features)}dddB", *p.features, p.knock, p.on, p.chose_knock))
+    return h.hexdigest()
+
+
+def write_data(positions: Sequence[KnockPosition], path: Path) -> None:
+    """The positions as gzipped JSON lines (floats exactly, as Python writes them)."""
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
+        for p in positions:
+            f.write(json.dumps([list(p.features), p.knock, p.on, p.chose_knock]) + "\n")
+
+
+def read_data(path: Path) -> list[KnockPosition]:
+    """Positions written by :func:`write_data`."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [
+            KnockPosition(tuple(x), knock, on, chose) for x, knock, on, chose in map(json.loads, f)
+        ]

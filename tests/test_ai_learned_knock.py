@@ -1,0 +1,131 @@
+"""Master's learned knock: its features, its rule, and the shipped weights' reproduction."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ginrummy
+from ginrummy.ai import player
+from ginrummy.ai.base import can_end, discard_options
+from ginrummy.ai.knowledge import Knowledge
+from ginrummy.ai.master import (
+    KNOCK_FEATURES,
+    MasterPlayer,
+    knock_features,
+    knock_weights,
+    predicted_edge,
+    quadratic,
+)
+from ginrummy.ai.strong import KnockEstimate
+from ginrummy.cards import shuffled_deck
+
+DATA = Path(__file__).parent / "data" / "knock-positions.jsonl.gz"
+CLASSIC = ginrummy.Rules.preset("classic")
+
+
+def test_quadratic_worked_by_hand() -> None:
+    # the bias, the features, then a*a, a*b, a*c, b*b, b*c, c*c
+    assert quadratic((1.0, 2.0, 3.0, 5.0)) == (1.0, 2.0, 3.0, 5.0, 4.0, 6.0, 10.0, 9.0, 15.0, 25.0)
+    m = len(KNOCK_FEATURES) - 1
+    assert len(knock_weights()) == len(KNOCK_FEATURES) + m * (m + 1) // 2
+
+
+def test_hand_utility_is_master_at_love_all() -> None:
+    from ginrummy.learn.knock import hand_utility
+
+    assert hand_utility(0) == pytest.approx(0.0)
+    assert hand_utility(20) == pytest.approx(-hand_utility(-20))
+    assert 0 < hand_utility(10) < hand_utility(30) < 100
+    view_player = player("master", 1)
+    state = ginrummy.deal(CLASSIC, 0, shuffled_deck("utility"))
+    k = Knowledge(state.view(1))
+    assert isinstance(view_player, MasterPlayer)
+    assert view_player.utility(k, 25) == pytest.approx(hand_utility(25))
+
+
+def chances_to_knock(seeds: range) -> list[tuple[Knowledge, dict[int, int]]]:
+    """Positions of master self-play where the seat to act may knock (not gin)."""
+    found = []
+    for n in seeds:
+        bots = {s: player("master-2026-11", f"kn/{n}/{s}") for s in (0, 1)}
+        state = ginrummy.deal(CLASSIC, n % 2, shuffled_deck(f"kn/{n}"))
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            if view.phase == "discard" and view.stock_size > 2 and can_end(view):
+                k = Knowledge(view)
+                options = discard_options(k)
+                if 0 < min(options.values()) <= k.knock_limit:
+                    found.append((k, options))
+            state = state.apply(bots[seat].choose(view), seat)
+    return found
+
+
+def test_master_knocks_by_the_learned_edge() -> None:
+    """Where master may knock, it knocks exactly when the learned edge of playing on is at
+    most zero (its estimate computed as the decision computes it)."""
+    positions = chances_to_knock(range(6))
+    assert len(positions) >= 8
+    knocked = played_on = 0
+    for k, options in positions:
+        seed = "rule"
+        master = MasterPlayer(seed)
+        action = master.choose(k.view)
+        probe = MasterPlayer(seed)
+        model = probe.model(k)
+        assert model is not None
+        est: KnockEstimate = probe.knock_estimate(k, options, model)
+        edge = predicted_edge(k, est)
+        assert action.startswith("knock") == (edge <= 0), (action, edge)
+        knocked += action.startswith("knock")
+        played_on += not action.startswith("knock")
+        x = knock_features(k, est)
+        assert len(x) == len(KNOCK_FEATURES) and x[0] == 1.0
+        assert x[1] == est.knock_value / 10 and x[2] == est.on_value / 10
+        assert x[4] == k.stock_size / 31
+    assert knocked and played_on
+
+
+def test_the_shipped_data_are_what_self_play_gives() -> None:
+    """The positions shipped with the tests begin with what the script plays for the
+    shipped run's first hands (so every later hand follows from the same code)."""
+    from ginrummy.learn.knock import SHIPPED, positions_of_hand, read_data
+
+    data = read_data(DATA)
+    start = 0
+    for i in range(3):
+        rows = positions_of_hand((SHIPPED, i))
+        assert data[start : start + len(rows)] == rows, f"hand {i}"
+        start += len(rows)
+    assert start > 0
+
+
+def test_the_shipped_weights_are_the_fit_of_the_shipped_data() -> None:
+    """``python -m ginrummy.learn knock --from-data`` on the shipped positions writes the
+    shipped parameter file exactly."""
+    pytest.importorskip("numpy")
+    from ginrummy.learn.__main__ import main
+
+    shipped = resources.files("ginrummy.ai").joinpath("params/knock.json").read_text("utf-8")
+    result = CliRunner().invoke(main, ["knock", "--from-data", str(DATA)])
+    assert result.exit_code == 0, result.output
+    assert result.output == shipped
+    recorded = json.loads(shipped)["trained_on"]
+    assert recorded["positions"] == 15464
+
+
+def test_gain_worked_by_hand() -> None:
+    from ginrummy.learn.knock import KnockPosition, gain
+
+    a = KnockPosition((1.0,), knock=10.0, on=4.0, chose_knock=False)
+    b = KnockPosition((1.0,), knock=-5.0, on=3.0, chose_knock=True)
+    # knocking in both: +6 at a (10 instead of 4), 0 at b (the players knocked too)
+    assert gain([a, b], [True, True]) == pytest.approx(3.0)
+    # playing on in both: 0 at a, +8 at b
+    assert gain([a, b], [False, False]) == pytest.approx(4.0)
