@@ -27,8 +27,18 @@ PAIRINGS = [
     ("hard", "baseline"),
     ("expert", "baseline"),
     ("master", "baseline"),
+    ("master", "master-2026-11"),
 ]
-TARGETS = {("hard", "baseline"): 1.5, ("expert", "baseline"): 3.0, ("master", "baseline"): 4.0}
+"""``master-2026-11`` plays exactly as ``master`` did in November 2026 (its decisions are
+pinned by tests/test_ai_frozen.py), so its rows against ``expert`` and ``baseline`` are the
+earlier master rows: with the same seed they reproduce exactly and need not be played again
+(``--only master-2026-11`` plays them)."""
+TARGETS = {
+    ("hard", "baseline"): 1.5,
+    ("expert", "baseline"): 3.0,
+    ("master", "baseline"): 4.0,
+    ("master", "master-2026-11"): 1.5,
+}
 
 
 def row(r: ArenaResult) -> str:
@@ -75,11 +85,14 @@ def main() -> None:
             results.append(r.to_dict())
             lines.append(row(r))
             print(lines[-1], f"({time.time() - start:.0f} s)", flush=True)
-    if args.games and args.only in ("", "master", "baseline"):
+    games = [("master", "baseline"), ("master", "master-2026-11")]
+    for a, b in games if args.games else []:
+        if args.only and args.only not in (a, b):
+            continue
         start = time.time()
         g = run_arena(
-            "master",
-            "baseline",
+            a,
+            b,
             ginrummy.Rules.preset("classic"),
             games=args.games,
             seed=args.seed,
@@ -89,9 +102,9 @@ def main() -> None:
         w = g.game_win_rate
         assert w is not None
         print(
-            f"master vs baseline, classic, {2 * args.games} games to 100: master wins "
-            f"{100 * w.mean:.1f} % [{100 * w.low:.1f}, {100 * w.high:.1f}] "
-            f"({time.time() - start:.0f} s)",
+            f"{a} vs {b}, classic, {2 * args.games} games to 100: {a} wins "
+            f"{100 * w.mean:.1f} % [{100 * w.low:.1f}, {100 * w.high:.1f}], "
+            f"{g.points_per_hand} points a hand ({time.time() - start:.0f} s)",
             flush=True,
         )
     with open(args.json, "w", encoding="utf-8") as f:

@@ -129,3 +129,19 @@ def test_gain_worked_by_hand() -> None:
     assert gain([a, b], [True, True]) == pytest.approx(3.0)
     # playing on in both: 0 at a, +8 at b
     assert gain([a, b], [False, False]) == pytest.approx(4.0)
+
+
+def test_draw_data_reproduce() -> None:
+    """The draw experiment's positions (ginrummy.learn.draw) are the same each time, and
+    each close draw is one master searches (the expert's pile edge within its margin)."""
+    from ginrummy.learn.draw import DRAW_FEATURES, positions_of_hand
+    from ginrummy.learn.knock import KnockSelfPlay
+
+    job = KnockSelfPlay("draw-test")
+    first = [p for i in range(3) for p in positions_of_hand((job, i))]
+    assert first == [p for i in range(3) for p in positions_of_hand((job, i))]
+    assert first
+    for p in first:
+        assert len(p.features) == len(DRAW_FEATURES) and p.features[0] == 1.0
+        assert abs(p.features[1] * 3) <= MasterPlayer.draw_margin
+        assert -100 <= p.pile <= 100 and -100 <= p.stock <= 100

@@ -8,13 +8,13 @@ import random
 from functools import lru_cache
 from importlib import resources
 
-from ..cards import POINTS, cards_of
-from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask, melded_mask
+from ..cards import cards_of
+from ..melds import best_discard_mask, deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
 from .adapt import opponent_style
 from .beliefs import LearnedOpponentModel
 from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
-from .knowledge import Knowledge, joins_meld
+from .knowledge import Knowledge
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer, KnockEstimate
 
@@ -114,42 +114,6 @@ def predicted_edge(k: Knowledge, est: KnockEstimate) -> float:
     return sum(w * f for w, f in zip(knock_weights(), x, strict=True))
 
 
-DRAW_FEATURES = (
-    "bias",
-    "expert_edge",
-    "search_edge",
-    "stock",
-    "pile_melds",
-    "pile_points",
-    "opp_took",
-    "deadwood",
-)
-"""The features of a close choice between the pile and the stock (:func:`draw_features`)."""
-
-
-def draw_features(k: Knowledge, expert_edge: float, search_edge: float) -> tuple[float, ...]:
-    """A close draw described for the learned draw: the expert's estimate of the pile's edge
-    (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
-    whether the pile card joins a meld and its points, what the opponent has taken, and the
-    hand's deadwood now (in tens)."""
-    return (
-        1.0,
-        expert_edge / 3.0,
-        search_edge / 10.0,
-        k.stock_size / 31.0,
-        1.0 if joins_meld(k.top, k.hand) else 0.0,
-        POINTS[k.top % 13] / 10.0,
-        k.opp_took.bit_count() / 3.0,
-        deadwood_mask(k.hand) / 10.0,
-    )
-
-
-def predicted_draw_edge(k: Knowledge, expert_edge: float, search_edge: float) -> float:
-    """The learned estimate of how much the pile beats the stock (utility at 0-0)."""
-    x = quadratic(draw_features(k, expert_edge, search_edge))
-    return sum(w * f for w, f in zip(learned_weights("draw", DRAW_FEATURES), x, strict=True))
-
-
 class MasterPlayer(ExpertPlayer):
     """Expert plus search: it deals plausible full states from its beliefs and plays them out
     (more of them, and trusting them fully when deciding to knock; and, when the expert's
@@ -186,8 +150,6 @@ class MasterPlayer(ExpertPlayer):
     learned_knock = True
     """Whether the knock decision corrects the simulations' verdict by a regression learned
     on self-play (:mod:`ginrummy.learn.knock`)."""
-    learned_draw = False
-    """Whether a close draw's search verdict is corrected likewise (:mod:`ginrummy.learn.draw`)."""
     adapt = False
     """Whether the knock decision uses what the game's finished hands show of the opponent
     (:mod:`.adapt`): against one that never knocks and sits low when the other ends the hand
@@ -282,9 +244,6 @@ class MasterPlayer(ExpertPlayer):
         assert model is not None
         if not self.searches_draw(k, view, edge):
             return edge > 0
-        if self.learned_draw:
-            search = self.pile_search_edge(k, draws, model)
-            return predicted_draw_edge(k, edge, search) > 0
         return self.search_pile(k, draws, model)
 
     def searches_draw(self, k: Knowledge, view: PlayerView, edge: float) -> bool:

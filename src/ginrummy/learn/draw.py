@@ -1,5 +1,8 @@
 """Pile or stock, measured on self-play from the true state (data for a learned draw).
 
+An experiment, not shipped: fitted like the knock (:mod:`.knock`), the correction of the
+draw search gained too little to tell from noise (docs/ai.md, "Learned play").
+
 Like :mod:`.knock`, for master's close draws: at every draw where :class:`SearchedDrawMaster`
 (``master``, settling close draws by its playouts alone) would search (the pile's top card
 not its own discard, more than four stock cards, the expert's estimates within
@@ -19,22 +22,52 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..ai.knowledge import Knowledge
-from ..ai.master import DRAW_FEATURES, MasterPlayer, draw_features, quadratic
+from ..ai.knowledge import Knowledge, joins_meld
+from ..ai.master import MasterPlayer, quadratic
 from ..arena import run_tasks
-from ..cards import shuffled_deck
+from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
+from ..melds import deadwood_mask
 from ..rules import Rules
 from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility
 
 RIDGE = 100.0
 
+DRAW_FEATURES = (
+    "bias",
+    "expert_edge",
+    "search_edge",
+    "stock",
+    "pile_melds",
+    "pile_points",
+    "opp_took",
+    "deadwood",
+)
+"""The features of a close choice between the pile and the stock (:func:`draw_features`)."""
+
+
+def draw_features(k: Knowledge, expert_edge: float, search_edge: float) -> tuple[float, ...]:
+    """A close draw described for the learned draw: the expert's estimate of the pile's edge
+    (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
+    whether the pile card joins a meld and its points, what the opponent has taken, and the
+    hand's deadwood now (in tens)."""
+    return (
+        1.0,
+        expert_edge / 3.0,
+        search_edge / 10.0,
+        k.stock_size / 31.0,
+        1.0 if joins_meld(k.top, k.hand) else 0.0,
+        POINTS[k.top % 13] / 10.0,
+        k.opp_took.bit_count() / 3.0,
+        deadwood_mask(k.hand) / 10.0,
+    )
+
 
 class SearchedDrawMaster(MasterPlayer):
-    """``master`` settling close draws by its playouts alone (no learned correction)."""
+    """``master``, which settles close draws by its playouts alone: the players whose
+    draws the data measure."""
 
     level = "master-searched-draw"
-    learned_draw = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,8 +42,9 @@ RIDGE = 100.0
 
 
 class SimulatedKnockMaster(MasterPlayer):
-    """``master`` knocking by its simulations alone (no learned correction): the players
-    whose knocks the data measure."""
+    """``master`` knocking by its simulations alone (no learned correction), and drawing by
+    its search alone: the players whose knocks the data measure (master as it played when
+    the shipped data were made)."""
 
     level = "master-simulated-knock"
     learned_knock = False
