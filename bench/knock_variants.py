@@ -39,6 +39,7 @@ class BestOfTwo(MasterPlayer):
     first chance, or play for gin."""
 
     level = "v-best-of-two"
+    learned_knock = False  # measured before the learned knock, on the simulations' verdict
 
     def simulate_knock(
         self, k: Knowledge, knock_card: int, play_on: int, model: OpponentModel

@@ -145,3 +145,44 @@ def test_draw_data_reproduce() -> None:
         assert len(p.features) == len(DRAW_FEATURES) and p.features[0] == 1.0
         assert abs(p.features[1] * 3) <= MasterPlayer.draw_margin
         assert -100 <= p.pile <= 100 and -100 <= p.stock <= 100
+
+
+def test_the_learned_correction_is_scaled_to_the_score() -> None:
+    """Learned at 0-0, the correction is carried to other scores: the simulations' edge at
+    the real score plus the learned correction at 0-0 times what a point is worth there
+    relative to 0-0 (worked here from the per-deal points the estimate keeps)."""
+    from ginrummy.ai.master import game_utility
+
+    assert game_utility(100, 0, 0, 0) == pytest.approx(0.0)
+    assert game_utility(100, 90, 0, 10) == 100.0 and game_utility(100, 0, 95, -5) == -100.0
+    assert game_utility(500, 30, 40, -7) == -7.0
+    checked = 0
+    for k, options in chances_to_knock(range(3)):
+        for score in ((0, 0), (60, 85), (85, 20)):
+            view = k.view._replace(points=score)
+            kk = Knowledge(view)
+            master = MasterPlayer("scaled")
+            model = master.model(kk)
+            assert model is not None
+            est = master.knock_estimate(kk, options, model)
+            n = len(est.points)
+            assert n == master.knock_samples
+
+            def u(p: int, mine: int = score[k.seat], theirs: int = score[1 - k.seat]) -> float:
+                return game_utility(100, mine, theirs, p)
+
+            def u0(p: int) -> float:
+                return game_utility(100, 0, 0, p)
+
+            assert est.knock_value == pytest.approx(sum(u(a) for a, _ in est.points) / n)
+            knock0 = sum(u0(a) for a, _ in est.points) / n
+            on0 = sum(u0(b) for _, b in est.points) / n
+            learned0 = predicted_edge(kk, est._replace(knock_value=knock0, on_value=on0))
+            slope = (u(10) - u(-10)) / (u0(10) - u0(-10))
+            edge = est.on_value - est.knock_value + slope * (learned0 - (on0 - knock0))
+            if score == (0, 0):
+                assert edge == pytest.approx(learned0)
+            if abs(edge) > 1e-6:
+                assert master.knocks(kk, est) == (edge <= 0)
+                checked += 1
+    assert checked >= 10

@@ -12,6 +12,7 @@ from ..cards import cards_of
 from ..melds import best_discard_mask, deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
 from .adapt import opponent_style
+from .base import end_action
 from .beliefs import LearnedOpponentModel
 from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
 from .knowledge import Knowledge
@@ -48,6 +49,27 @@ def win_table(target: int) -> tuple[tuple[float, ...], ...]:
                 for pts, p in _HAND_POINTS
             )
     return tuple(tuple(row) for row in table)
+
+
+def game_utility(target: int, mine: int, theirs: int, points: int) -> float:
+    """Master's value of winning ``points`` (negative: losing them) this hand with ``mine``
+    and ``theirs`` game points before it: the chance of winning the game (:func:`win_table`),
+    scaled so that a coin flip at the start is worth about as much as its points (over a
+    target of 400: the points themselves)."""
+    if target > 400:
+        return float(points)
+    table = win_table(target)
+    need_mine = max(0, target - mine)
+    need_theirs = max(0, target - theirs)
+    if points >= 0:
+        need_mine = max(0, need_mine - points)
+    else:
+        need_theirs = max(0, need_theirs + points)
+    if need_mine == 0:
+        return 100.0
+    if need_theirs == 0:
+        return -100.0
+    return 100.0 * (2.0 * table[need_mine][need_theirs] - 1.0)
 
 
 KNOCK_FEATURES = (
@@ -122,7 +144,11 @@ class MasterPlayer(ExpertPlayer):
     worth more than a risky big one, far behind the opposite. Its ordinary discards are
     searched two draws deep (an exact expectation over its next two draws, weighted by its
     beliefs) among the expert's best few: playouts to the end of the hand choosing them made
-    it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md)."""
+    it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md).
+
+    Learned on self-play: its beliefs (:mod:`.beliefs`), and a correction of its knock
+    simulations' verdict, which is right in sign but far too confident (:func:`predicted_edge`,
+    fitted by :mod:`ginrummy.learn.knock` on what both choices were really worth)."""
 
     level = "master"
     knock_samples = 128
@@ -173,10 +199,43 @@ class MasterPlayer(ExpertPlayer):
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
 
-    def knocks(self, k: Knowledge, estimate: KnockEstimate) -> bool:
+    def knock_estimate(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
+    ) -> KnockEstimate:
         if not self.learned_knock:
+            return super().knock_estimate(k, options, model)
+        card = self.knock_discard(k, options, model)
+        ending = end_action(card, options[card], knock=True, limit=k.knock_limit)
+        play_on = self.best_discard(k, options, model)
+        points = self.simulate_knock_points(k, card, play_on, model)
+        knock_total = on_total = 0.0
+        for knock_points, on_points in points:
+            knock_total += self.utility(k, knock_points)
+            on_total += self.utility(k, on_points)
+        n = len(points)
+        return KnockEstimate(ending, card, play_on, knock_total / n, on_total / n, tuple(points))
+
+    def knocks(self, k: Knowledge, estimate: KnockEstimate) -> bool:
+        """With the learned knock: unless the learned edge of playing on is above the margin.
+
+        The correction was learned on single hands, at 0-0: the simulations' points are
+        valued as there, the learned edge taken from them, and the correction (the learned
+        edge less the simulations' own at 0-0) added to the simulations' edge at the real
+        score, scaled by how much a point is worth there against at 0-0."""
+        if not self.learned_knock or not estimate.points:
             return super().knocks(k, estimate)
-        return predicted_edge(k, estimate) <= self.knock_margin(k)
+        target = k.rules.target
+        n = len(estimate.points)
+        knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
+        on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
+        learned0 = predicted_edge(k, estimate._replace(knock_value=knock0, on_value=on0))
+        if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
+            return learned0 <= self.knock_margin(k)
+        slope = (self.utility(k, 10) - self.utility(k, -10)) / (
+            game_utility(target, 0, 0, 10) - game_utility(target, 0, 0, -10)
+        )
+        edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
+        return edge <= self.knock_margin(k)
 
     def knock_margin(self, k: Knowledge) -> float:
         margin = self.play_on_margin
@@ -198,22 +257,7 @@ class MasterPlayer(ExpertPlayer):
         )
 
     def utility(self, k: Knowledge, points: int) -> float:
-        target = k.rules.target
-        if target > 400:
-            return float(points)
-        table = win_table(target)
-        mine = max(0, target - k.my_points)
-        theirs = max(0, target - k.opp_points)
-        if points >= 0:
-            mine = max(0, mine - points)
-        else:
-            theirs = max(0, theirs + points)
-        if mine == 0:
-            return 100.0
-        if theirs == 0:
-            return -100.0
-        # scaled so that a coin flip at the start is worth about as much as its points
-        return 100.0 * (2.0 * table[mine][theirs] - 1.0)
+        return game_utility(k.rules.target, k.my_points, k.opp_points, points)
 
     # --- search ------------------------------------------------------------------------------
 

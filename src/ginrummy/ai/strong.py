@@ -27,6 +27,8 @@ class KnockEstimate(NamedTuple):
     knock_value: float
     on_value: float
     """Each one's mean value over the same simulated deals."""
+    points: tuple[tuple[int, int], ...] = ()
+    """Per deal, each one's points (when the player keeps them: ``master``)."""
 
 
 class NormalPlayer(Player):
@@ -211,19 +213,31 @@ class HardPlayer(NormalPlayer):
     ) -> tuple[float, float]:
         """Mean value of knocking with ``knock_card`` and of discarding ``play_on`` and playing
         on, over the same simulated deals."""
+        points = self.simulate_knock_points(k, knock_card, play_on, model)
+        knock_total = on_total = 0.0
+        for knock_points, on_points in points:
+            knock_total += self.utility(k, knock_points)
+            on_total += self.utility(k, on_points)
+        return knock_total / len(points), on_total / len(points)
+
+    def simulate_knock_points(
+        self, k: Knowledge, knock_card: int, play_on: int, model: OpponentModel
+    ) -> list[tuple[int, int]]:
+        """Per simulated deal, the hand's points (this seat's side) of knocking with
+        ``knock_card`` and of discarding ``play_on`` and playing on."""
         sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
         deals = self.opponent_deals(k, model, self.rng, self.knock_samples, sharpness)
         sc = self.scoring(k)
         knock_kept = k.hand & ~(1 << knock_card)
         on_kept = k.hand & ~(1 << play_on)
         limits = self.playout_limits(k)
-        knock_total = on_total = 0.0
-        for opp, stock in deals:
-            knock_total += self.utility(k, score_knock(knock_kept, opp, sc))
-            on_total += self.utility(
-                k, playout((on_kept, opp), stock, play_on, 1, sc, knock_at=limits)
+        return [
+            (
+                score_knock(knock_kept, opp, sc),
+                playout((on_kept, opp), stock, play_on, 1, sc, knock_at=limits),
             )
-        return knock_total / len(deals), on_total / len(deals)
+            for opp, stock in deals
+        ]
 
     def opponent_deals(
         self,

@@ -58,7 +58,7 @@ export const LEVEL_ABOUT = {
   normal: "Normal: plays sensible cards, takes from the pile when that helps and avoids feeding you cards you took.",
   hard: "Hard: keeps track of what you took, passed and threw, guesses your hand, and thinks twice before knocking into an undercut.",
   expert: "Expert: the same reading of your hand with deeper checks before each knock. A strong club player.",
-  master: "Master: looks ahead over many possible deals for every draw, discard and knock, and plays for the game score. The strongest level.",
+  master: "Master: looks ahead over many possible deals for every draw, discard and knock, plays for the game score, and knows from thousands of games against itself when a knock really pays. The strongest level.",
 };
 
 /** Each preset in a few plain words (the full rules are in docs/rules.md). */
