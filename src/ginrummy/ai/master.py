@@ -186,6 +186,8 @@ class MasterPlayer(ExpertPlayer):
     adapt_evidence = 4
     """Knock chances of the opponent's to see before adapting."""
     never_knocks = 0.25
+    always_knocks = 0.85
+    """A knock rate (when it can) at or above which the opponent is taken to knock at once."""
     """A knock rate (when it can) at or below which the opponent is taken never to knock."""
     adapt_defended = 2
     """Hands ended against the opponent to see before judging how low it sits."""
@@ -222,7 +224,7 @@ class MasterPlayer(ExpertPlayer):
         valued as there, the learned edge taken from them, and the correction (the learned
         edge less the simulations' own at 0-0) added to the simulations' edge at the real
         score, scaled by how much a point is worth there against at 0-0."""
-        if not self.learned_knock or not estimate.points:
+        if not self.learned_knock or not estimate.points or self.faces_a_knocker(k):
             return super().knocks(k, estimate)
         target = k.rules.target
         n = len(estimate.points)
@@ -236,6 +238,16 @@ class MasterPlayer(ExpertPlayer):
         )
         edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
         return edge <= self.knock_margin(k)
+
+    def faces_a_knocker(self, k: Knowledge) -> bool:
+        """With adaptation on: whether the game's finished hands show an opponent that knocks
+        at (nearly) every chance. Against it the learned knock (learned against master, which
+        often plays on) is set aside for the simulations' verdict, whose greedy opponent knocks
+        at once too."""
+        if not self.adapt:
+            return False
+        style = opponent_style(k.view)
+        return style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks
 
     def knock_margin(self, k: Knowledge) -> float:
         margin = self.play_on_margin
