@@ -83,3 +83,22 @@ def test_nothing_seen_nothing_assumed() -> None:
     style = opponent_style(state.view(1))
     assert style == OpponentStyle() and style.knock_rate == 0.5
     assert style.defending_deadwood is None
+
+
+def test_the_learned_knock_is_set_aside_against_a_knocker() -> None:
+    """master-adapt trusts its simulations, not the learned knock, once the finished hands
+    show an opponent that knocks at every chance; not against one that never knocks, not
+    without evidence, and master (no adaptation) never does."""
+    from ginrummy.ai import TEST_LEVELS
+    from ginrummy.ai.knowledge import Knowledge
+    from ginrummy.ai.master import MasterPlayer
+
+    adapting = TEST_LEVELS["master-adapt"]("a")
+    assert isinstance(adapting, MasterPlayer)
+    knocker = play_game("style-knock", "style-gin", "aside", hands=8).hand
+    assert knocker is not None
+    assert adapting.faces_a_knocker(Knowledge(knocker.view(1)))  # seat 1 faces the knocker
+    assert not adapting.faces_a_knocker(Knowledge(knocker.view(0)))  # seat 0: a gin player
+    assert not MasterPlayer("m").faces_a_knocker(Knowledge(knocker.view(1)))
+    fresh = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
+    assert not adapting.faces_a_knocker(Knowledge(fresh.view(1)))

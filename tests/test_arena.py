@@ -187,7 +187,8 @@ def test_a_ctrl_c_while_the_workers_start_still_stops_the_run(
     job = arena.Job("easy", "easy", ginrummy.Rules.preset("classic"), "held")
     with pytest.raises(KeyboardInterrupt):
         arena.deal_pairs_of(job, 50, workers=2)
+    before = signal.getsignal(signal.SIGINT)
     with arena._sigint_held() as pending:
         os.kill(os.getpid(), signal.SIGINT)
     assert pending == [signal.SIGINT]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before  # put back as it was

@@ -451,6 +451,9 @@ def test_ctrl_c_during_a_match_with_workers() -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        # as a terminal starts it: Ctrl-C not ignored (a test run started in the background,
+        # with nohup or `&`, passes SIGINT ignored to its children, and Python keeps that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         # wait for the two workers (then a moment: hands being played)
