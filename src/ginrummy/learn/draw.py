@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from ..ai.knowledge import Knowledge, joins_meld
-from ..ai.master import MasterPlayer, quadratic
+from ..ai.master import MasterPlayer
 from ..arena import run_tasks
 from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
 from ..melds import deadwood_mask
 from ..rules import Rules
-from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility
+from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility, ridge_fit
 
 RIDGE = 100.0
 
@@ -135,14 +135,7 @@ def collect(
 def fit(positions: Sequence[DrawPosition], ridge: float = RIDGE) -> list[float]:
     """Least-squares weights of the pile's true edge (its value minus the stock's) on the
     features and their products."""
-    import numpy as np
-
-    x = np.array([quadratic(p.features) for p in positions], dtype=np.float64)
-    y = np.array([p.pile - p.stock for p in positions], dtype=np.float64)
-    penalty = np.full(x.shape[1], ridge)
-    penalty[0] = 0.0
-    w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
-    return [round(float(v), 5) for v in w]
+    return ridge_fit([p.features for p in positions], [p.pile - p.stock for p in positions], ridge)
 
 
 def digest(positions: Sequence[DrawPosition]) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from ..actions import DISCARD_TEXT
 from ..ai.base import can_end, discard_options
 from ..ai.knowledge import Knowledge
-from ..ai.master import KNOCK_FEATURES, MasterPlayer, knock_features, quadratic, win_table
+from ..ai.master import KNOCK_FEATURES, MasterPlayer, game_utility, knock_features, quadratic
 from ..ai.strong import KnockEstimate
 from ..arena import run_tasks
 from ..cards import shuffled_deck
@@ -74,17 +74,7 @@ SHIPPED_HANDS = 3000
 
 def hand_utility(points: int, target: int = 100) -> float:
     """Master's utility of winning ``points`` (negative: losing them) in a game at 0-0."""
-    table = win_table(target)
-    mine, theirs = target, target
-    if points >= 0:
-        mine = max(0, mine - points)
-    else:
-        theirs = max(0, theirs + points)
-    if mine == 0:
-        return 100.0
-    if theirs == 0:
-        return -100.0
-    return 100.0 * (2.0 * table[mine][theirs] - 1.0)
+    return game_utility(target, 0, 0, points)
 
 
 def _play_out(state: HandState, players: Mapping[int, MasterPlayer]) -> HandState:
@@ -168,12 +158,19 @@ def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
 
 def fit(positions: Sequence[KnockPosition], ridge: float = RIDGE) -> list[float]:
     """Least-squares weights of the true edge of playing on (its value minus the knock's) on
-    the features and their products (:func:`ginrummy.ai.master.quadratic`), with a ridge
-    penalty on all but the bias."""
+    the features and their products (:func:`ginrummy.ai.master.quadratic`)."""
+    return ridge_fit([p.features for p in positions], [p.on - p.knock for p in positions], ridge)
+
+
+def ridge_fit(
+    features: Sequence[tuple[float, ...]], targets: Sequence[float], ridge: float
+) -> list[float]:
+    """Least squares of ``targets`` on the features and their products, with a ridge penalty
+    on all but the bias, rounded to five decimals."""
     import numpy as np
 
-    x = np.array([quadratic(p.features) for p in positions], dtype=np.float64)
-    y = np.array([p.on - p.knock for p in positions], dtype=np.float64)
+    x = np.array([quadratic(f) for f in features], dtype=np.float64)
+    y = np.array(targets, dtype=np.float64)
     penalty = np.full(x.shape[1], ridge)
     penalty[0] = 0.0
     w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
