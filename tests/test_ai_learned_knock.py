@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from ginrummy.ai.base import can_end, discard_options
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import (
     KNOCK_FEATURES,
+    MASTER_KNOCK,
     MasterPlayer,
     knock_features,
     knock_weights,
+    learned_params,
     predicted_edge,
     quadratic,
 )
@@ -31,8 +34,10 @@ CLASSIC = ginrummy.Rules.preset("classic")
 def test_quadratic_worked_by_hand() -> None:
     # the bias, the features, then a*a, a*b, a*c, b*b, b*c, c*c
     assert quadratic((1.0, 2.0, 3.0, 5.0)) == (1.0, 2.0, 3.0, 5.0, 4.0, 6.0, 10.0, 9.0, 15.0, 25.0)
-    m = len(KNOCK_FEATURES) - 1
-    assert len(knock_weights()) == len(KNOCK_FEATURES) + m * (m + 1) // 2
+    features, _ = learned_params(MASTER_KNOCK)
+    assert features == KNOCK_FEATURES[: len(features)]
+    m = len(features) - 1
+    assert len(knock_weights()) == len(features) + m * (m + 1) // 2
 
 
 def test_hand_utility_is_master_at_love_all() -> None:
@@ -95,12 +100,14 @@ def test_master_knocks_by_the_learned_edge() -> None:
 def test_the_shipped_data_are_what_self_play_gives() -> None:
     """The positions shipped with the tests begin with what the script plays for the
     shipped run's first hands (so every later hand follows from the same code)."""
-    from ginrummy.learn.knock import SHIPPED, positions_of_hand, read_data
+    from ginrummy.learn.knock import FIRST, FIRST_FEATURES, positions_of_hand, read_data
 
     data = read_data(DATA)
     start = 0
     for i in range(3):
-        rows = positions_of_hand((SHIPPED, i))
+        rows = [
+            replace(p, features=p.features[:FIRST_FEATURES]) for p in positions_of_hand((FIRST, i))
+        ]
         assert data[start : start + len(rows)] == rows, f"hand {i}"
         start += len(rows)
     assert start > 0
@@ -112,8 +119,14 @@ def test_the_shipped_weights_are_the_fit_of_the_shipped_data() -> None:
     pytest.importorskip("numpy")
     from ginrummy.learn.__main__ import main
 
-    shipped = resources.files("ginrummy.ai").joinpath("params/knock.json").read_text("utf-8")
-    result = CliRunner().invoke(main, ["knock", "--from-data", str(DATA)])
+    shipped = resources.files("ginrummy.ai").joinpath("params/knock-kA.json").read_text("utf-8")
+    result = CliRunner().invoke(
+        main,
+        [
+            *("knock", "--seed", "kA", "--players", "simulated-knock", "--features", "9"),
+            *("--from-data", str(DATA)),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.output == shipped
     recorded = json.loads(shipped)["trained_on"]

@@ -82,19 +82,28 @@ KNOCK_FEATURES = (
     "opp_took",
     "gin_outs",
     "edge_late",
+    "undercut_share",
+    "on_loss_share",
+    "on_better_share",
 )
-"""The features of a chance to knock (:func:`knock_features`)."""
+"""Every feature of a chance to knock (:func:`knock_features`); a parameter file is fitted
+on the first few of them (the first learned knock on the first nine)."""
+MASTER_KNOCK = "knock-kA"
+"""Master's learned knock: ``params/<MASTER_KNOCK>.json``."""
 
 
 def knock_features(k: Knowledge, est: KnockEstimate) -> tuple[float, ...]:
     """A chance to knock described for the learned knock: the simulations' values of both
     choices (utility, in tens), the knock's deadwood, how much stock is left, what the
-    opponent has taken, and how many unseen cards would give gin after playing on."""
+    opponent has taken, how many unseen cards would give gin after playing on, and, over the
+    simulated deals, the share where the knock is undercut, where playing on loses the hand,
+    and where playing on scores more than the knock (0 without per-deal points)."""
     kept = k.hand & ~(1 << est.play_on)
     gin_outs = sum(1 for c in cards_of(k.unseen) if best_discard_mask(kept | 1 << c)[0] == 0)
     stock = k.stock_size / 31.0
     edge = (est.on_value - est.knock_value) / 10.0
     dw = deadwood_after_discards_mask(k.hand)[est.card]
+    n = max(1, len(est.points))
     return (
         1.0,
         est.knock_value / 10.0,
@@ -105,22 +114,28 @@ def knock_features(k: Knowledge, est: KnockEstimate) -> tuple[float, ...]:
         k.opp_took.bit_count() / 3.0,
         gin_outs / 5.0,
         edge * (1.0 - stock),
+        sum(1 for a, _ in est.points if a < 0) / n,
+        sum(1 for _, b in est.points if b < 0) / n,
+        sum(1 for a, b in est.points if b > a) / n,
     )
 
 
-@lru_cache(maxsize=4)
-def learned_weights(name: str, features: tuple[str, ...]) -> tuple[float, ...]:
-    """The weights of ``params/<name>.json``, fitted on ``features`` and their products."""
+@lru_cache(maxsize=8)
+def learned_params(name: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The features and weights of ``params/<name>.json``."""
     text = resources.files("ginrummy.ai").joinpath(f"params/{name}.json").read_text("utf-8")
     params = json.loads(text)
-    if tuple(params.get("features", ())) != features:
+    return tuple(params.get("features", ())), tuple(float(w) for w in params["weights"])
+
+
+def knock_weights(name: str = MASTER_KNOCK) -> tuple[float, ...]:
+    """A learned knock's weights (``params/<name>.json``; by default master's), checked to be
+    fitted on the first of :data:`KNOCK_FEATURES` and their products."""
+    features, weights = learned_params(name)
+    m = len(features) - 1
+    if features != KNOCK_FEATURES[: len(features)] or len(weights) != m + 1 + m * (m + 1) // 2:
         raise ValueError(f"the {name} parameters were fitted on other features")
-    return tuple(float(w) for w in params["weights"])
-
-
-def knock_weights() -> tuple[float, ...]:
-    """The learned knock's weights (``params/knock.json``)."""
-    return learned_weights("knock", KNOCK_FEATURES)
+    return weights
 
 
 def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
@@ -130,10 +145,13 @@ def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
     return x + tuple(a * b for i, a in enumerate(rest) for b in rest[i:])
 
 
-def predicted_edge(k: Knowledge, est: KnockEstimate) -> float:
-    """The learned estimate of how much playing on beats knocking (utility at 0-0)."""
-    x = quadratic(knock_features(k, est))
-    return sum(w * f for w, f in zip(knock_weights(), x, strict=True))
+def predicted_edge(k: Knowledge, est: KnockEstimate, name: str = MASTER_KNOCK) -> float:
+    """The learned estimate (``params/<name>.json``) of how much playing on beats knocking
+    (utility at 0-0)."""
+    weights = knock_weights(name)
+    n = len(learned_params(name)[0])
+    x = quadratic(knock_features(k, est)[:n])
+    return sum(w * f for w, f in zip(weights, x, strict=True))
 
 
 class MasterPlayer(ExpertPlayer):
@@ -176,6 +194,8 @@ class MasterPlayer(ExpertPlayer):
     learned_knock = True
     """Whether the knock decision corrects the simulations' verdict by a regression learned
     on self-play (:mod:`ginrummy.learn.knock`)."""
+    knock_params = MASTER_KNOCK
+    """The learned knock's parameter file (``params/<knock_params>.json``)."""
     adapt = False
     """Whether the knock decision uses what the game's finished hands show of the opponent
     (:mod:`.adapt`): against one that never knocks and sits low when the other ends the hand
@@ -230,7 +250,9 @@ class MasterPlayer(ExpertPlayer):
         n = len(estimate.points)
         knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
         on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
-        learned0 = predicted_edge(k, estimate._replace(knock_value=knock0, on_value=on0))
+        learned0 = predicted_edge(
+            k, estimate._replace(knock_value=knock0, on_value=on0), self.knock_params
+        )
         if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
             return learned0 <= self.knock_margin(k)
         slope = (self.utility(k, 10) - self.utility(k, -10)) / (

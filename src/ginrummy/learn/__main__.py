@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ..ai import LEVELS, TEST_LEVELS
+from ..ai.master import KNOCK_FEATURES
 from . import beliefs, knock
 
 
@@ -57,6 +59,26 @@ def beliefs_command(
     show_default=True,
     help="Self-play hands.",
 )
+@click.option(
+    "--players",
+    type=click.Choice(sorted(knock.PLAYERS)),
+    default=knock.SHIPPED.players,
+    show_default=True,
+    help="The self-play players' generation (simulated-knock: the first run's).",
+)
+@click.option(
+    "--opponents",
+    default="",
+    help="Comma-separated levels to play instead of self-play (only the learner's chances "
+    "are kept): a knock for that style.",
+)
+@click.option(
+    "--features",
+    type=click.IntRange(2, len(KNOCK_FEATURES)),
+    default=knock.SHIPPED_FEATURES,
+    show_default=True,
+    help="Fit on this many of the knock features (the first run: 9).",
+)
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
 @click.option(
@@ -81,6 +103,9 @@ def beliefs_command(
 def knock_command(
     seed: str,
     hands: int,
+    players: str,
+    opponents: str,
+    features: int,
     workers: int,
     cluster: str | None,
     data: Path | None,
@@ -88,15 +113,21 @@ def knock_command(
     out: Path | None,
 ) -> None:
     """Fit the learned knock (master's knock or play on) on self-play knock chances, each
-    played both ways from the true state (about half a second a hand on one core)."""
-    job = knock.KnockSelfPlay(seed)
+    played both ways from the true state (about half a second a hand on one core). The
+    defaults make the shipped params/knock.json; the first run's params/knock-kA.json is
+    --seed kA --players simulated-knock --features 9."""
+    levels = tuple(name.strip() for name in opponents.split(",") if name.strip())
+    unknown = [name for name in levels if name not in LEVELS and name not in TEST_LEVELS]
+    if unknown:
+        raise click.BadParameter(f"unknown level {unknown[0]!r}", param_hint="--opponents")
+    job = knock.KnockSelfPlay(seed, players=players, opponents=levels)
     if from_data is not None:
         positions = knock.read_data(from_data)
     else:
         positions = knock.collect(job, hands, workers=workers, cluster=cluster, progress=True)
     if data is not None:
         knock.write_data(positions, data)
-    params = knock.params_of(job, hands, positions)
+    params = knock.params_of(job, hands, positions, features)
     text = beliefs.dumps(params)
     if out is None:
         click.echo(text, nl=False)

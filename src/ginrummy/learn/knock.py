@@ -1,9 +1,10 @@
 """Knock or play on, measured on self-play from the true state (data for a learned knock).
 
 Self-play hand ``i`` of a run with seed ``S`` is dealt as in :mod:`.beliefs` and played by
-two :class:`SimulatedKnockMaster` players (``master``'s play, knocking by its simulations
-alone). At every discard where the seat to act could knock (not gin) with more than two
-stock cards left, both choices are played from the true state:
+two players of the run's generation (:data:`PLAYERS`: the first run's knocked by master's
+simulations alone; the second run's by the first run's learned knock: policy iteration). At
+every discard where the seat to act could knock (not gin) with more than two stock cards
+left, both choices are played from the true state:
 
 * knocking is scored exactly (the true opposing hand, its lay-offs);
 * playing on discards the card master would play on with and plays the rest of the hand out
@@ -26,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import DISCARD_TEXT
-from ..ai.base import can_end, discard_options
+from ..ai import player
+from ..ai.base import Player, can_end, discard_options
 from ..ai.knowledge import Knowledge
 from ..ai.master import KNOCK_FEATURES, MasterPlayer, game_utility, knock_features, quadratic
 from ..ai.strong import KnockEstimate
@@ -50,10 +52,45 @@ class SimulatedKnockMaster(MasterPlayer):
     learned_knock = False
 
 
+class FirstLearnedKnockMaster(MasterPlayer):
+    """``master`` knocking by the first learned knock (``params/knock-kA.json``, fitted on
+    the run ``kA`` of :class:`SimulatedKnockMaster`): the players of the second run."""
+
+    level = "master-knock-kA"
+    knock_params = "knock-kA"
+
+
+PLAYERS: dict[str, type[MasterPlayer]] = {
+    "simulated-knock": SimulatedKnockMaster,
+    "knock-kA": FirstLearnedKnockMaster,
+}
+"""The generations of self-play players, by name (frozen, so each run's data reproduce)."""
+
+
 @dataclass(frozen=True, slots=True)
 class KnockSelfPlay:
     seed: str
     preset: str = "classic"
+    players: str = "simulated-knock"
+    """The players' generation (a key of :data:`PLAYERS`)."""
+    opponents: tuple[str, ...] = ()
+    """Empty: self-play, both seats' chances kept. Else the levels of the opposing seat
+    (hand ``i`` against ``opponents[i // 4 % len(opponents)]``, the learning seat
+    ``i // 2 % 2``), and only the learning seat's chances are kept: data for the knock
+    against players of one style."""
+
+    def seats(self, i: int) -> tuple[int, ...]:
+        """The seats of hand ``i`` whose chances to knock are kept."""
+        return (0, 1) if not self.opponents else (i // 2 % 2,)
+
+    def players_of(self, i: int, tag: str) -> dict[int, Player]:
+        """The players of hand ``i`` (of a branch of it: ``tag``)."""
+        make = PLAYERS[self.players]
+        if not self.opponents:
+            return {seat: make(f"{tag}/{seat}") for seat in (0, 1)}
+        (seat,) = self.seats(i)
+        opponent = self.opponents[i // 4 % len(self.opponents)]
+        return {seat: make(f"{tag}/{seat}"), 1 - seat: player(opponent, f"{tag}/{1 - seat}")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +103,17 @@ class KnockPosition:
     chose_knock: bool
 
 
-SHIPPED = KnockSelfPlay("kA")
-"""The run that made the shipped ``ginrummy/ai/params/knock.json``."""
-SHIPPED_HANDS = 3000
+FIRST = KnockSelfPlay("kA")
+"""The first run: it made ``ginrummy/ai/params/knock-kA.json``."""
+FIRST_HANDS = 3000
 """Its number of hands (15,464 knock chances; about 27 minutes on two processes)."""
+FIRST_FEATURES = 9
+"""How many of :data:`~ginrummy.ai.master.KNOCK_FEATURES` its fit uses."""
+SHIPPED = KnockSelfPlay("kB", players="knock-kA")
+"""The run that made the shipped ``ginrummy/ai/params/knock.json`` (master's knock)."""
+SHIPPED_HANDS = 3000
+"""Its number of hands."""
+SHIPPED_FEATURES = len(KNOCK_FEATURES)
 
 
 def hand_utility(points: int, target: int = 100) -> float:
@@ -77,7 +121,7 @@ def hand_utility(points: int, target: int = 100) -> float:
     return game_utility(target, 0, 0, points)
 
 
-def _play_out(state: HandState, players: Mapping[int, MasterPlayer]) -> HandState:
+def _play_out(state: HandState, players: Mapping[int, Player]) -> HandState:
     while not state.is_over and state.action_count < MAX_ACTIONS:
         seat = state.to_act
         assert seat is not None
@@ -97,7 +141,9 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
     job, i = task
     rules = Rules.preset(job.preset)
     tag = f"{job.seed}/hand/{i}"
-    players = {seat: SimulatedKnockMaster(f"{tag}/{seat}") for seat in (0, 1)}
+    make = PLAYERS[job.players]
+    players = job.players_of(i, tag)
+    learning = job.seats(i)
     state = deal(rules, i % 2, shuffled_deck(tag))
     out: list[KnockPosition] = []
     n = 0
@@ -105,16 +151,16 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
-        if view.phase == "discard" and view.stock_size > 2 and can_end(view):
+        if view.phase == "discard" and view.stock_size > 2 and seat in learning and can_end(view):
             k = Knowledge(view)
             options = discard_options(k)
             if 0 < min(options.values()) <= k.knock_limit:
-                probe = SimulatedKnockMaster(f"{tag}/probe/{n}")
+                probe = make(f"{tag}/probe/{n}")
                 model = probe.model(k)
                 assert model is not None
                 est: KnockEstimate = probe.knock_estimate(k, options, model)
                 knocked = state.apply(est.ending, seat)
-                branch = {s: SimulatedKnockMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
+                branch = job.players_of(i, f"{tag}/branch/{n}")
                 on = _play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
                 action = players[seat].choose(view)
                 out.append(
@@ -156,10 +202,14 @@ def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
     return total / max(1, len(positions))
 
 
-def fit(positions: Sequence[KnockPosition], ridge: float = RIDGE) -> list[float]:
+def fit(
+    positions: Sequence[KnockPosition], features: int = len(KNOCK_FEATURES), ridge: float = RIDGE
+) -> list[float]:
     """Least-squares weights of the true edge of playing on (its value minus the knock's) on
-    the features and their products (:func:`ginrummy.ai.master.quadratic`)."""
-    return ridge_fit([p.features for p in positions], [p.on - p.knock for p in positions], ridge)
+    the first ``features`` features and their products (:func:`ginrummy.ai.master.quadratic`)."""
+    return ridge_fit(
+        [p.features[:features] for p in positions], [p.on - p.knock for p in positions], ridge
+    )
 
 
 def ridge_fit(
@@ -177,15 +227,25 @@ def ridge_fit(
     return [round(float(v), 5) for v in w]
 
 
-def params_of(job: KnockSelfPlay, hands: int, positions: Sequence[KnockPosition]) -> dict[str, Any]:
-    """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``)."""
+def params_of(
+    job: KnockSelfPlay,
+    hands: int,
+    positions: Sequence[KnockPosition],
+    features: int = len(KNOCK_FEATURES),
+) -> dict[str, Any]:
+    """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``),
+    fitted on the first ``features`` features."""
+    trained_on: dict[str, Any] = {"seed": job.seed, "preset": job.preset}
+    if job.players != FIRST.players:
+        trained_on["players"] = job.players
+    if job.opponents:
+        trained_on["opponents"] = list(job.opponents)
     return {
         "model": "ginrummy learned knock: least squares of playing on's edge, quadratic",
-        "features": list(KNOCK_FEATURES),
-        "weights": fit(positions),
+        "features": list(KNOCK_FEATURES[:features]),
+        "weights": fit(positions, features),
         "trained_on": {
-            "seed": job.seed,
-            "preset": job.preset,
+            **trained_on,
             "hands": hands,
             "positions": len(positions),
             "ridge": RIDGE,
