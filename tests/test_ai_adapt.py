@@ -69,15 +69,6 @@ def test_styles_are_told_apart() -> None:
     assert opponent_style(hand.view(1)) is seen_by_gin  # replayed once per hand
 
 
-def test_the_undercutter_sits_lower_than_the_gin_chaser() -> None:
-    # master ends hands against each; the undercutter holds little deadwood then
-    low = opponent_style(play_game("master", "style-undercut", "low", hands=8).hand.view(0))  # type: ignore[union-attr]
-    high = opponent_style(play_game("master", "style-gin", "high", hands=8).hand.view(0))  # type: ignore[union-attr]
-    assert low.defended >= 2 and high.defended >= 2
-    assert low.defending_deadwood is not None and high.defending_deadwood is not None
-    assert low.defending_deadwood <= 6.0 < high.defending_deadwood
-
-
 def test_nothing_seen_nothing_assumed() -> None:
     state = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
     style = opponent_style(state.view(1))
@@ -85,20 +76,30 @@ def test_nothing_seen_nothing_assumed() -> None:
     assert style.defending_deadwood is None
 
 
-def test_the_learned_knock_is_set_aside_against_a_knocker() -> None:
-    """master-adapt trusts its simulations, not the learned knock, once the finished hands
-    show an opponent that knocks at every chance; not against one that never knocks, not
-    without evidence, and master (no adaptation) never does."""
+def test_master_tells_a_knocker() -> None:
+    """master takes the opponent for a knocker once the finished hands show it knocking at
+    nearly every chance, and then knocks by the knock learned against knockers; not without
+    evidence, not against players that never knock or masters, and master-no-adapt never."""
     from ginrummy.ai import TEST_LEVELS
     from ginrummy.ai.knowledge import Knowledge
-    from ginrummy.ai.master import MasterPlayer
+    from ginrummy.ai.master import MASTER_KNOCK, MasterPlayer
 
-    adapting = TEST_LEVELS["master-adapt"]("a")
-    assert isinstance(adapting, MasterPlayer)
+    master = MasterPlayer("a")
+    fixed = TEST_LEVELS["master-no-adapt"]("a")
+    assert isinstance(fixed, MasterPlayer) and master.adapt and not fixed.adapt
     knocker = play_game("style-knock", "style-gin", "aside", hands=8).hand
     assert knocker is not None
-    assert adapting.faces_a_knocker(Knowledge(knocker.view(1)))  # seat 1 faces the knocker
-    assert not adapting.faces_a_knocker(Knowledge(knocker.view(0)))  # seat 0: a gin player
-    assert not MasterPlayer("m").faces_a_knocker(Knowledge(knocker.view(1)))
+    facing_knocker = Knowledge(knocker.view(1))  # seat 1 faces the knocker
+    assert master.opponent_kind(facing_knocker) == "knocker"
+    assert master.knock_params_for(facing_knocker) == "knock-vs-knocker"
+    assert fixed.opponent_kind(facing_knocker) is None
+    assert fixed.knock_params_for(facing_knocker) == MASTER_KNOCK
+    assert master.opponent_kind(Knowledge(knocker.view(0))) is None  # seat 0 faces gin
+    for opponent in ("style-undercut", "master-2026-11", "baseline"):
+        hand = play_game("master", opponent, "kind", hands=8).hand
+        assert hand is not None
+        kind = master.opponent_kind(Knowledge(hand.view(0)))
+        assert kind == ("knocker" if opponent == "baseline" else None), opponent
     fresh = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
-    assert not adapting.faces_a_knocker(Knowledge(fresh.view(1)))
+    assert master.opponent_kind(Knowledge(fresh.view(1))) is None
+    assert master.knock_params_for(Knowledge(fresh.view(1))) == MASTER_KNOCK

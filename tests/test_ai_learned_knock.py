@@ -26,8 +26,9 @@ from ginrummy.ai.master import (
 )
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.cards import shuffled_deck
+from ginrummy.learn.knock import RUNS, KnockSelfPlay, positions_of_hand, read_data
 
-DATA = Path(__file__).parent / "data" / "knock-positions.jsonl.gz"
+DATA = Path(__file__).parent / "data"
 CLASSIC = ginrummy.Rules.preset("classic")
 
 
@@ -97,40 +98,58 @@ def test_master_knocks_by_the_learned_edge() -> None:
     assert knocked and played_on
 
 
-def test_the_shipped_data_are_what_self_play_gives() -> None:
-    """The positions shipped with the tests begin with what the script plays for the
-    shipped run's first hands (so every later hand follows from the same code)."""
-    from ginrummy.learn.knock import FIRST, FIRST_FEATURES, positions_of_hand, read_data
-
-    data = read_data(DATA)
-    start = 0
-    for i in range(3):
-        rows = [
-            replace(p, features=p.features[:FIRST_FEATURES]) for p in positions_of_hand((FIRST, i))
-        ]
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_the_shipped_data_are_what_self_play_gives(name: str) -> None:
+    """The positions shipped with the tests for each shipped parameter file begin with what
+    the script plays for its run's first hands (so every later hand follows from the same
+    code; a file made before later features were added holds the first of them)."""
+    run = RUNS[name]
+    data = read_data(DATA / run.data)
+    width = len(data[0].features)
+    start = i = 0
+    while i < 3 or start < 4:
+        rows = [replace(p, features=p.features[:width]) for p in positions_of_hand((run.job, i))]
         assert data[start : start + len(rows)] == rows, f"hand {i}"
         start += len(rows)
-    assert start > 0
+        i += 1
 
 
-def test_the_shipped_weights_are_the_fit_of_the_shipped_data() -> None:
-    """``python -m ginrummy.learn knock --from-data`` on the shipped positions writes the
-    shipped parameter file exactly."""
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_the_shipped_weights_are_the_fit_of_the_shipped_data(name: str) -> None:
+    """``python -m ginrummy.learn knock --from-data`` on each run's shipped positions, with
+    the run's options, writes the shipped parameter file exactly; the default options are
+    master's."""
     pytest.importorskip("numpy")
-    from ginrummy.learn.__main__ import main
+    from ginrummy.learn.__main__ import MASTER, main
 
-    shipped = resources.files("ginrummy.ai").joinpath("params/knock-kA.json").read_text("utf-8")
-    result = CliRunner().invoke(
-        main,
-        [
-            *("knock", "--seed", "kA", "--players", "simulated-knock", "--features", "9"),
-            *("--from-data", str(DATA)),
-        ],
-    )
+    run = RUNS[name]
+    shipped = resources.files("ginrummy.ai").joinpath(f"params/{name}.json").read_text("utf-8")
+    options = [] if run is MASTER else run.arguments()
+    result = CliRunner().invoke(main, ["knock", *options, "--from-data", str(DATA / run.data)])
     assert result.exit_code == 0, result.output
     assert result.output == shipped
     recorded = json.loads(shipped)["trained_on"]
-    assert recorded["positions"] == 15464
+    assert recorded["hands"] == run.hands and recorded["seed"] == run.job.seed
+    assert len(json.loads(shipped)["features"]) == run.features
+
+
+def test_a_run_against_fixed_opponents() -> None:
+    """Against fixed opponents the learner changes seat every two hands and the opponent
+    every four; only the learner's chances are kept; an unknown opponent is refused."""
+    from ginrummy.learn.__main__ import main
+
+    job = KnockSelfPlay("seats", players="knock-kA", opponents=("style-knock", "baseline"))
+    assert [job.seats(i) for i in range(5)] == [(0,), (0,), (1,), (1,), (0,)]
+    levels = [{seat: p.level for seat, p in job.players_of(i, "t").items()} for i in (0, 2, 4, 6)]
+    assert levels == [
+        {0: "master-knock-kA", 1: "style-knock"},
+        {1: "master-knock-kA", 0: "style-knock"},
+        {0: "master-knock-kA", 1: "baseline"},
+        {1: "master-knock-kA", 0: "baseline"},
+    ]
+    assert KnockSelfPlay("self").seats(3) == (0, 1)
+    result = CliRunner().invoke(main, ["knock", "--opponents", "style-knock,nobody"])
+    assert result.exit_code == 2 and "unknown level 'nobody'" in result.output
 
 
 def test_gain_worked_by_hand() -> None:
@@ -147,15 +166,14 @@ def test_gain_worked_by_hand() -> None:
 def test_draw_data_reproduce() -> None:
     """The draw experiment's positions (ginrummy.learn.draw) are the same each time, and
     each close draw is one master searches (the expert's pile edge within its margin)."""
-    from ginrummy.learn.draw import DRAW_FEATURES, positions_of_hand
-    from ginrummy.learn.knock import KnockSelfPlay
+    from ginrummy.learn import draw
 
     job = KnockSelfPlay("draw-test")
-    first = [p for i in range(3) for p in positions_of_hand((job, i))]
-    assert first == [p for i in range(3) for p in positions_of_hand((job, i))]
+    first = [p for i in range(3) for p in draw.positions_of_hand((job, i))]
+    assert first == [p for i in range(3) for p in draw.positions_of_hand((job, i))]
     assert first
     for p in first:
-        assert len(p.features) == len(DRAW_FEATURES) and p.features[0] == 1.0
+        assert len(p.features) == len(draw.DRAW_FEATURES) and p.features[0] == 1.0
         assert abs(p.features[1] * 3) <= MasterPlayer.draw_margin
         assert -100 <= p.pile <= 100 and -100 <= p.stock <= 100
 

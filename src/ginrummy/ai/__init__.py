@@ -19,10 +19,11 @@ from .master import MasterPlayer
 from .simple import BaselinePlayer, EasyPlayer
 from .strong import ExpertPlayer, HardPlayer, NormalPlayer
 from .styles import (
-    AdaptingMasterPlayer,
     GinOnlyPlayer,
     KnockAtOncePlayer,
     Master202611,
+    MasterKnockKA,
+    NonAdaptingMasterPlayer,
     UndercutterPlayer,
 )
 
@@ -42,7 +43,8 @@ TEST_LEVELS: dict[str, type[Player]] = {
     "style-gin": GinOnlyPlayer,
     "style-undercut": UndercutterPlayer,
     "master-2026-11": Master202611,
-    "master-adapt": AdaptingMasterPlayer,
+    "master-no-adapt": NonAdaptingMasterPlayer,
+    "master-knock-kA": MasterKnockKA,
 }
 """Players for measuring and testing (:mod:`.styles`): fixed styles and frozen levels. The
 arena plays them by name; the table and ``play`` do not offer them."""

@@ -7,9 +7,9 @@ than the knock limit) and what it did then: knocked (or went gin), or played on.
 trait separates the styles that matter most when deciding to knock: a player that always
 knocks at once holds more deadwood than the limit whenever it has discarded without
 knocking; one that plays on for gin (or sits low to undercut) leaves time to play on against
-it. Its deadwood when the other seat ends the hand separates the two that never knock: one
-that sits low to undercut, one that chases gin. :class:`~.master.MasterPlayer` uses both
-(``adapt``).
+it. Its deadwood when the other seat ends the hand is counted too (meant to tell a player
+that sits low to undercut from one that chases gin; against a master that ends hands late
+it does not, docs/ai.md). :class:`~.master.MasterPlayer` uses the knock rate (``adapt``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
+from types import MappingProxyType
+from typing import ClassVar
 
 from ..cards import cards_of
 from ..melds import best_discard_mask, deadwood_after_discards_mask, melded_mask
@@ -196,27 +199,21 @@ class MasterPlayer(ExpertPlayer):
     on self-play (:mod:`ginrummy.learn.knock`)."""
     knock_params = MASTER_KNOCK
     """The learned knock's parameter file (``params/<knock_params>.json``)."""
-    adapt = False
+    adapt = True
     """Whether the knock decision uses what the game's finished hands show of the opponent
-    (:mod:`.adapt`): against one that never knocks and sits low when the other ends the hand
-    (an undercutter), it knocks less readily (:attr:`adapt_margin` against knocking); against
-    one that never knocks and holds much deadwood then (a gin chaser), more readily. Off in
-    ``master`` (docs/ai.md, "Adapting to the opponent", gives what each attempt measured);
-    ``master-adapt`` plays with it."""
+    (:mod:`.adapt`): once they show a player that knocks at (nearly) every chance
+    (:meth:`opponent_kind`), the learned knock is the one learned against such players
+    (:attr:`style_knocks`). docs/ai.md ("Adapting to the opponent") gives what each attempt
+    measured; ``master-no-adapt`` plays without it."""
     adapt_evidence = 4
     """Knock chances of the opponent's to see before adapting."""
-    never_knocks = 0.25
     always_knocks = 0.85
     """A knock rate (when it can) at or above which the opponent is taken to knock at once."""
-    """A knock rate (when it can) at or below which the opponent is taken never to knock."""
-    adapt_defended = 2
-    """Hands ended against the opponent to see before judging how low it sits."""
-    undercutter_deadwood = 6.0
-    """A mean deadwood when defending at or below which a player that never knocks is taken
-    to sit low for the undercut (above: to chase gin)."""
-    adapt_margin = 3.0
-    """Points by which the knock's value is lowered against an undercutter, raised against a
-    gin chaser."""
+    style_knocks: ClassVar[Mapping[str, str]] = MappingProxyType({"knocker": "knock-vs-knocker"})
+    """Per opponent style, the learned knock's parameters against it (fitted by
+    :mod:`ginrummy.learn.knock` on hands against ``style-knock`` and ``baseline``). Against
+    players that never knock, a knock learned on hands against them was no better than
+    master's own (docs/ai.md), so there is none."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
@@ -244,15 +241,14 @@ class MasterPlayer(ExpertPlayer):
         valued as there, the learned edge taken from them, and the correction (the learned
         edge less the simulations' own at 0-0) added to the simulations' edge at the real
         score, scaled by how much a point is worth there against at 0-0."""
-        if not self.learned_knock or not estimate.points or self.faces_a_knocker(k):
+        if not self.learned_knock or not estimate.points:
             return super().knocks(k, estimate)
+        name = self.knock_params_for(k)
         target = k.rules.target
         n = len(estimate.points)
         knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
         on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
-        learned0 = predicted_edge(
-            k, estimate._replace(knock_value=knock0, on_value=on0), self.knock_params
-        )
+        learned0 = predicted_edge(k, estimate._replace(knock_value=knock0, on_value=on0), name)
         if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
             return learned0 <= self.knock_margin(k)
         slope = (self.utility(k, 10) - self.utility(k, -10)) / (
@@ -261,34 +257,22 @@ class MasterPlayer(ExpertPlayer):
         edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
         return edge <= self.knock_margin(k)
 
-    def faces_a_knocker(self, k: Knowledge) -> bool:
-        """With adaptation on: whether the game's finished hands show an opponent that knocks
-        at (nearly) every chance. Against it the learned knock (learned against master, which
-        often plays on) is set aside for the simulations' verdict, whose greedy opponent knocks
-        at once too."""
+    def opponent_kind(self, k: Knowledge) -> str | None:
+        """With adaptation on, the opponent's style as the game's finished hands show it: a
+        ``knocker`` (it knocks at nearly every chance); None for anyone else, or too little
+        seen."""
         if not self.adapt:
-            return False
+            return None
         style = opponent_style(k.view)
-        return style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks
+        if style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks:
+            return "knocker"
+        return None
 
-    def knock_margin(self, k: Knowledge) -> float:
-        margin = self.play_on_margin
-        if not self.adapt:
-            return margin
-        style = opponent_style(k.view)
-        low = style.defending_deadwood
-        if (
-            style.chances < self.adapt_evidence
-            or style.knock_rate > self.never_knocks
-            or style.defended < self.adapt_defended
-            or low is None
-        ):
-            return margin
-        return (
-            margin - self.adapt_margin
-            if low <= self.undercutter_deadwood
-            else margin + self.adapt_margin
-        )
+    def knock_params_for(self, k: Knowledge) -> str:
+        """The learned knock to use against this opponent (:attr:`knock_params`, or with
+        adaptation the one learned against its style)."""
+        kind = self.opponent_kind(k)
+        return self.knock_params if kind is None else self.style_knocks[kind]
 
     def utility(self, k: Knowledge, points: int) -> float:
         return game_utility(k.rules.target, k.my_points, k.opp_points, points)

@@ -196,7 +196,7 @@ class HardPlayer(NormalPlayer):
 
     def knock_margin(self, k: Knowledge) -> float:
         """How much the knock's simulated value is raised before it is compared with playing
-        on (:attr:`play_on_margin`; an adapting player changes it by its opponent)."""
+        on (:attr:`play_on_margin`)."""
         return self.play_on_margin
 
     def knock_discard(self, k: Knowledge, options: dict[int, int], model: OpponentModel) -> int:

@@ -10,7 +10,8 @@ when they end a hand, so a measure against them isolates that one trait:
   low so that a knock against it is undercut.
 
 ``master-2026-11`` is ``master`` as it played in November 2026 (level with the EAAI-2021
-champion's program), kept to measure its successors against. Its decisions are pinned by
+champion's program), kept to measure its successors against; ``master-knock-kA`` is master
+with its first learned knock (early December 2026). Its decisions are pinned by
 ``tests/test_ai_frozen.py``: a change that alters them must first move the old code here.
 """
 
@@ -58,13 +59,12 @@ class UndercutterPlayer(GinOnlyPlayer):
         return card
 
 
-class AdaptingMasterPlayer(MasterPlayer):
-    """``master`` with its adaptation to the opponent on (:mod:`.adapt`, the knock margin by
-    the opponent's style; off in ``master``, where it measured no better): the other side of
-    ``bench/adaptation.py``."""
+class NonAdaptingMasterPlayer(MasterPlayer):
+    """``master`` ignoring what the game's finished hands show of the opponent (:mod:`.adapt`
+    off): the other side of ``bench/adaptation.py``."""
 
-    level = "master-adapt"
-    adapt = True
+    level = "master-no-adapt"
+    adapt = False
 
 
 class Master202611(MasterPlayer):
@@ -74,3 +74,14 @@ class Master202611(MasterPlayer):
     adapt = False
     learned_beliefs = False
     learned_knock = False
+
+
+class MasterKnockKA(MasterPlayer):
+    """``master`` with the first learned knock (``params/knock-kA.json``, fitted on self-play
+    of master knocking by its simulations alone), as it played in early December 2026: the
+    players of the second self-play run (:mod:`ginrummy.learn.knock`), and the level its
+    successor is measured against."""
+
+    level = "master-knock-kA"
+    adapt = False
+    knock_params = "knock-kA"

@@ -7,8 +7,11 @@ from pathlib import Path
 import click
 
 from ..ai import LEVELS, TEST_LEVELS
-from ..ai.master import KNOCK_FEATURES
+from ..ai.master import KNOCK_FEATURES, MASTER_KNOCK
 from . import beliefs, knock
+
+MASTER = knock.RUNS[MASTER_KNOCK]
+"""The run of master's learned knock: the knock command's defaults."""
 
 
 @click.group()
@@ -51,31 +54,32 @@ def beliefs_command(
 
 
 @main.command(name="knock")
-@click.option("--seed", default=knock.SHIPPED.seed, show_default=True, help="Self-play seed.")
+@click.option("--seed", default=MASTER.job.seed, show_default=True, help="Self-play seed.")
 @click.option(
     "--hands",
     type=click.IntRange(1),
-    default=knock.SHIPPED_HANDS,
+    default=MASTER.hands,
     show_default=True,
     help="Self-play hands.",
 )
 @click.option(
     "--players",
     type=click.Choice(sorted(knock.PLAYERS)),
-    default=knock.SHIPPED.players,
+    default=MASTER.job.players,
     show_default=True,
     help="The self-play players' generation (simulated-knock: the first run's).",
 )
 @click.option(
     "--opponents",
-    default="",
+    default=",".join(MASTER.job.opponents),
+    show_default=True,
     help="Comma-separated levels to play instead of self-play (only the learner's chances "
     "are kept): a knock for that style.",
 )
 @click.option(
     "--features",
     type=click.IntRange(2, len(KNOCK_FEATURES)),
-    default=knock.SHIPPED_FEATURES,
+    default=MASTER.features,
     show_default=True,
     help="Fit on this many of the knock features (the first run: 9).",
 )
@@ -114,8 +118,8 @@ def knock_command(
 ) -> None:
     """Fit the learned knock (master's knock or play on) on self-play knock chances, each
     played both ways from the true state (about half a second a hand on one core). The
-    defaults make the shipped params/knock.json; the first run's params/knock-kA.json is
-    --seed kA --players simulated-knock --features 9."""
+    defaults make master's shipped parameters; ginrummy.learn.knock.RUNS lists the options
+    of every shipped file."""
     levels = tuple(name.strip() for name in opponents.split(",") if name.strip())
     unknown = [name for name in levels if name not in LEVELS and name not in TEST_LEVELS]
     if unknown:

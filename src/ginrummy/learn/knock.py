@@ -32,6 +32,7 @@ from ..ai.base import Player, can_end, discard_options
 from ..ai.knowledge import Knowledge
 from ..ai.master import KNOCK_FEATURES, MasterPlayer, game_utility, knock_features, quadratic
 from ..ai.strong import KnockEstimate
+from ..ai.styles import MasterKnockKA
 from ..arena import run_tasks
 from ..cards import shuffled_deck
 from ..engine.hand import HandState, deal
@@ -52,17 +53,9 @@ class SimulatedKnockMaster(MasterPlayer):
     learned_knock = False
 
 
-class FirstLearnedKnockMaster(MasterPlayer):
-    """``master`` knocking by the first learned knock (``params/knock-kA.json``, fitted on
-    the run ``kA`` of :class:`SimulatedKnockMaster`): the players of the second run."""
-
-    level = "master-knock-kA"
-    knock_params = "knock-kA"
-
-
 PLAYERS: dict[str, type[MasterPlayer]] = {
     "simulated-knock": SimulatedKnockMaster,
-    "knock-kA": FirstLearnedKnockMaster,
+    "knock-kA": MasterKnockKA,
 }
 """The generations of self-play players, by name (frozen, so each run's data reproduce)."""
 
@@ -103,17 +96,50 @@ class KnockPosition:
     chose_knock: bool
 
 
+@dataclass(frozen=True, slots=True)
+class KnockRun:
+    """A run that made a shipped parameter file (``ginrummy/ai/params/<name>.json``), with
+    its positions shipped in ``tests/data/<data>``."""
+
+    name: str
+    job: KnockSelfPlay
+    hands: int
+    features: int
+    data: str
+
+    def arguments(self) -> list[str]:
+        """The ``python -m ginrummy.learn knock`` options that make it."""
+        out = ["--seed", self.job.seed, "--players", self.job.players]
+        if self.job.opponents:
+            out += ["--opponents", ",".join(self.job.opponents)]
+        return [*out, "--hands", str(self.hands), "--features", str(self.features)]
+
+
 FIRST = KnockSelfPlay("kA")
-"""The first run: it made ``ginrummy/ai/params/knock-kA.json``."""
-FIRST_HANDS = 3000
-"""Its number of hands (15,464 knock chances; about 27 minutes on two processes)."""
-FIRST_FEATURES = 9
-"""How many of :data:`~ginrummy.ai.master.KNOCK_FEATURES` its fit uses."""
-SHIPPED = KnockSelfPlay("kB", players="knock-kA")
-"""The run that made the shipped ``ginrummy/ai/params/knock.json`` (master's knock)."""
-SHIPPED_HANDS = 3000
-"""Its number of hands."""
-SHIPPED_FEATURES = len(KNOCK_FEATURES)
+"""The first run (master's knock by its simulations alone)."""
+RUNS = {
+    run.name: run
+    for run in (
+        # 15,464 knock chances; about 27 minutes on two processes
+        KnockRun("knock-kA", FIRST, 3000, 9, "knock-positions.jsonl.gz"),
+        KnockRun(
+            "knock-vs-knocker",
+            KnockSelfPlay("kS-knock", players="knock-kA", opponents=("style-knock", "baseline")),
+            12000,
+            len(KNOCK_FEATURES),
+            "knock-vs-knocker.jsonl.gz",
+        ),
+    )
+}
+"""The runs of the shipped parameter files, by file name."""
+SECOND = KnockSelfPlay("kB", players="knock-kA")
+"""An experiment, not shipped (docs/ai.md): the second self-play run, 3,000 hands of master
+with the first learned knock (policy iteration), refitted no better than that knock."""
+AGAINST_NEVER = KnockSelfPlay(
+    "kS-never", players="knock-kA", opponents=("style-undercut", "style-gin")
+)
+"""An experiment, not shipped: 8,000 hands against players that never knock, refitted no
+better than master's own learned knock."""
 
 
 def hand_utility(points: int, target: int = 100) -> float:
