@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import web_support
 from ginrummy.server.bot import greedy_action
@@ -332,6 +333,8 @@ def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
 ) -> None:
     ann_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
     ann = ann_context.new_page()
+    ann_errors: list[str] = []
+    ann.on("pageerror", lambda e: ann_errors.append(str(e)))
     start_ai_game(ann, server)
     play(ann, server, do_by_clicks, until=lambda v: my_discards(v) >= 2 or bool(v["results"]))
     gid = game_id(ann)
@@ -340,7 +343,25 @@ def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
     ann.wait_for_selector("#open-games a.watch-link")
     assert ann.get_attribute("#open-games a.watch-link", "href") == f"/game/{gid}#watch"
     ann.goto(f"{server.base}/game/{gid}")
-    ann.wait_for_selector("#watch-share:not([hidden])")
+    ann.wait_for_selector("#actions:not([hidden])")
+    # a hand that has just ended is shown first, over the table (the AI may have knocked
+    # before Ann's second discard): she closes it, and the table is drawn under it
+    if ann.is_visible("#hand-end"):
+        ann.click("#btn-next")
+    try:
+        ann.wait_for_selector("#watch-share:not([hidden])", timeout=20_000)
+    except PlaywrightTimeout:
+        # say what the table showed
+        state = {
+            sel: ann.is_visible(sel)
+            for sel in ("#watch-label", "#hand-end", "#actions", "#game-end", "#conn")
+        }
+        status = ann.inner_text("#status") if ann.is_visible("#status") else None
+        view = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
+        raise AssertionError(
+            f"no watch link on the table: visible {state}, status {status!r}, page errors "
+            f"{ann_errors}, results {bool(view.get('results'))}, names {view.get('names')}"
+        ) from None
     shared = ann.inner_text("#watch-link")
     assert shared == f"{server.base}/game/{gid}#watch"
 

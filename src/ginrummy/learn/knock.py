@@ -57,7 +57,9 @@ PLAYERS: dict[str, type[MasterPlayer]] = {
     "simulated-knock": SimulatedKnockMaster,
     "knock-kA": MasterKnockKA,
 }
-"""The generations of self-play players, by name (frozen, so each run's data reproduce)."""
+"""The generations of self-play players, by name: each a class of its own, so a later change
+to master's knock leaves each run's data as they were (its draws and discards are master's:
+a change to those must move the old code into these classes first, or retrain)."""
 
 
 @dataclass(frozen=True, slots=True)
