@@ -417,7 +417,13 @@ def test_a_card_pointed_at_its_bottom_edge_stays_still(page: Page, server: Serve
 
 def test_reload_mid_hand_and_server_restarts(page: Page, server: Server) -> None:
     start_ai_game(page, server)
-    play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 2 or len(v["results"]) >= 1)
+    # mid-hand: if the AI ends a hand first, play on (closing its end) into the next one
+    play(
+        page,
+        server,
+        do_by_clicks,
+        until=lambda v: my_discards(v) >= 2 and not v["hand"]["result"] and not v["is_over"],
+    )
     before = server_view(server, page)
     hand = sorted(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
     page.reload()
