@@ -205,10 +205,13 @@ class MasterPlayer(ExpertPlayer):
     (:meth:`opponent_kind`), the learned knock is the one learned against such players
     (:attr:`style_knocks`). docs/ai.md ("Adapting to the opponent") gives what each attempt
     measured; ``master-no-adapt`` plays without it."""
-    adapt_evidence = 4
+    adapt_evidence = 2
     """Knock chances of the opponent's to see before adapting."""
-    always_knocks = 0.85
-    """A knock rate (when it can) at or above which the opponent is taken to knock at once."""
+    always_knocks = 0.75
+    """A knock rate (when it can: a Beta(1, 1) mean) at or above which the opponent is taken
+    to knock at once: two knocks at its first two chances. A knocker shows about one chance
+    a hand (it ends the hand at it), so adapting from the third hand on: against knockers that
+    paid +0.55 and +0.78 points a hand more than waiting for five (docs/ai.md)."""
     style_knocks: ClassVar[Mapping[str, str]] = MappingProxyType({"knocker": "knock-vs-knocker"})
     """Per opponent style, the learned knock's parameters against it (fitted by
     :mod:`ginrummy.learn.knock` on hands against ``style-knock`` and ``baseline``). Against
