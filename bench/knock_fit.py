@@ -19,16 +19,12 @@ from importlib import resources
 from pathlib import Path
 
 from ginrummy.ai.master import KNOCK_FEATURES, learned_params, quadratic
-from ginrummy.learn.knock import RIDGE, KnockPosition, fit, read_data
+from ginrummy.learn.knock import RIDGE, KnockPosition, fit, gains_of, read_data
 
 
 def gains(positions: list[KnockPosition], knock: list[bool]) -> tuple[float, float]:
     """The mean gain of ``knock`` over the players' choices, and its standard error."""
-    diffs = []
-    for p, k in zip(positions, knock, strict=True):
-        mine = p.knock if k else p.on
-        theirs = p.knock if p.chose_knock else p.on
-        diffs.append(mine - theirs)
+    diffs = gains_of(positions, knock)
     n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)

@@ -219,15 +219,21 @@ def collect(
     return out
 
 
-def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
-    """Mean true value of a rule's choices (``knock[i]`` at position ``i``) minus the
-    players' own choices, per position."""
-    total = 0.0
+def gains_of(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> list[float]:
+    """At each position, the true value of a rule's choice (``knock[i]`` at position ``i``)
+    minus the players' own choice's."""
+    out = []
     for p, k in zip(positions, knock, strict=True):
         mine = p.knock if k else p.on
         theirs = p.knock if p.chose_knock else p.on
-        total += mine - theirs
-    return total / max(1, len(positions))
+        out.append(mine - theirs)
+    return out
+
+
+def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
+    """Mean true value of a rule's choices minus the players' own choices, per position
+    (:func:`gains_of`)."""
+    return sum(gains_of(positions, knock)) / max(1, len(positions))
 
 
 def fit(
