@@ -176,6 +176,18 @@ def test_draw_data_reproduce() -> None:
         assert len(p.features) == len(draw.DRAW_FEATURES) and p.features[0] == 1.0
         assert abs(p.features[1] * 3) <= MasterPlayer.draw_margin
         assert -100 <= p.pile <= 100 and -100 <= p.stock <= 100
+        named = dict(zip(draw.DRAW_FEATURES, p.features, strict=True))
+        assert named["pile_knocks"] in (0.0, 1.0) and named["pile_gin"] <= named["pile_knocks"]
+        assert 0.0 <= named["stock_knocks"] <= 1.0
+    # a wider margin keeps more draws, and the same ones within the searched window (seeded
+    # by the position, not by how many were kept before)
+    wide = [
+        p
+        for i in range(3)
+        for p in draw.positions_of_hand((draw.DrawSelfPlay("draw-test", margin=6.0), i))
+    ]
+    assert len(wide) > len(first)
+    assert [p for p in wide if abs(p.features[1] * 3) <= MasterPlayer.draw_margin] == first
 
 
 def test_the_learned_correction_is_scaled_to_the_score() -> None:

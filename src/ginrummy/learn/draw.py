@@ -27,7 +27,7 @@ from ..ai.master import MasterPlayer
 from ..arena import run_tasks
 from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
-from ..melds import deadwood_mask
+from ..melds import deadwood_after_discards_mask, deadwood_mask
 from ..rules import Rules
 from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility, ridge_fit
 
@@ -42,15 +42,32 @@ DRAW_FEATURES = (
     "pile_points",
     "opp_took",
     "deadwood",
+    "pile_knocks",
+    "pile_gin",
+    "stock_knocks",
 )
 """The features of a close choice between the pile and the stock (:func:`draw_features`)."""
 
 
-def draw_features(k: Knowledge, expert_edge: float, search_edge: float) -> tuple[float, ...]:
+def _least_after(hand: int, taken: int = -1) -> int:
+    """The least deadwood ``hand`` (11 cards) leaves after a discard other than ``taken``."""
+    after = deadwood_after_discards_mask(hand)
+    after.pop(taken, None)
+    return min(after.values())
+
+
+def draw_features(
+    k: Knowledge, expert_edge: float, search_edge: float, draws: Sequence[tuple[int, float]]
+) -> tuple[float, ...]:
     """A close draw described for the learned draw: the expert's estimate of the pile's edge
     (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
-    whether the pile card joins a meld and its points, what the opponent has taken, and the
-    hand's deadwood now (in tens)."""
+    whether the pile card joins a meld and its points, what the opponent has taken, the
+    hand's deadwood now (in tens); whether the pile card lets it knock at once, or go gin,
+    and the chance (by ``draws``, the stock draw's weights) that the stock card lets it knock
+    (the searches score a knock at once; master's learned knock often plays on)."""
+    pile_least = _least_after(k.hand | 1 << k.top, k.top)
+    total = sum(w for _, w in draws) or 1.0
+    stock_knocks = sum(w for c, w in draws if _least_after(k.hand | 1 << c) <= k.knock_limit)
     return (
         1.0,
         expert_edge / 3.0,
@@ -60,6 +77,9 @@ def draw_features(k: Knowledge, expert_edge: float, search_edge: float) -> tuple
         POINTS[k.top % 13] / 10.0,
         k.opp_took.bit_count() / 3.0,
         deadwood_mask(k.hand) / 10.0,
+        1.0 if pile_least <= k.knock_limit else 0.0,
+        1.0 if pile_least == 0 else 0.0,
+        stock_knocks / total,
     )
 
 
@@ -68,6 +88,17 @@ class SearchedDrawMaster(MasterPlayer):
     draws the data measure."""
 
     level = "master-searched-draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSelfPlay:
+    """A run of draw data: self-play by :class:`SearchedDrawMaster`, keeping every draw
+    whose expert pile edge is within ``margin`` (master searches those within its own
+    ``draw_margin``; a wider margin also measures the expert's rule just outside it)."""
+
+    seed: str
+    preset: str = "classic"
+    margin: float = MasterPlayer.draw_margin
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,22 +111,24 @@ class DrawPosition:
     chose_pile: bool
 
 
-def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[DrawPosition]:
+def positions_of_hand(task: tuple[KnockSelfPlay | DrawSelfPlay, int]) -> list[DrawPosition]:
     """The close draws of self-play hand ``i``."""
     job, i = task
+    margin = job.margin if isinstance(job, DrawSelfPlay) else MasterPlayer.draw_margin
     rules = Rules.preset(job.preset)
     tag = f"{job.seed}/hand/{i}"
     players = {seat: SearchedDrawMaster(f"{tag}/{seat}") for seat in (0, 1)}
     state = deal(rules, i % 2, shuffled_deck(tag))
     out: list[DrawPosition] = []
-    n = 0
     while not state.is_over and state.action_count < MAX_ACTIONS:
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
         action = players[seat].choose(view)
         if view.phase == "draw":
+            n = state.action_count  # seeds by the position: any margin's draws, the same
             probe = SearchedDrawMaster(f"{tag}/probe/{n}")
+            probe.draw_margin = margin
             k = Knowledge(view)
             close = probe.close_draw(k, view)
             if close is not None:
@@ -107,19 +140,18 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[DrawPosition]:
                 stock = _play_out(state.apply("stock", seat), branch)
                 out.append(
                     DrawPosition(
-                        draw_features(k, expert_edge, search_edge),
+                        draw_features(k, expert_edge, search_edge, draws),
                         hand_utility(_points(pile, seat)),
                         hand_utility(_points(stock, seat)),
                         action == "pile",
                     )
                 )
-                n += 1
         state = state.apply(action, seat)
     return out
 
 
 def collect(
-    job: KnockSelfPlay,
+    job: KnockSelfPlay | DrawSelfPlay,
     hands: int,
     workers: int = 1,
     cluster: str | None = None,
@@ -145,7 +177,9 @@ def digest(positions: Sequence[DrawPosition]) -> str:
     return h.hexdigest()
 
 
-def params_of(job: KnockSelfPlay, hands: int, positions: Sequence[DrawPosition]) -> dict[str, Any]:
+def params_of(
+    job: KnockSelfPlay | DrawSelfPlay, hands: int, positions: Sequence[DrawPosition]
+) -> dict[str, Any]:
     return {
         "model": "ginrummy learned draw: least squares of the pile's edge, quadratic",
         "features": list(DRAW_FEATURES),
