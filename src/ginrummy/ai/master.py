@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import ClassVar
 
-from ..cards import POINTS, cards_of
-from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask, melded_mask
+from ..cards import cards_of
+from ..melds import best_discard_mask, deadwood_after_discards_mask, melded_mask
 from ..views import PlayerView
 from .adapt import opponent_style
 from .base import end_action
 from .beliefs import LearnedOpponentModel
 from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
-from .knowledge import Knowledge, joins_meld
-from .sim import playout, score_knock
+from .knowledge import Knowledge
+from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer, KnockEstimate
 
 # Points the winner of a hand scores, as a coarse distribution (knocks are mostly 5-30, gins
@@ -123,58 +123,6 @@ def knock_features(k: Knowledge, est: KnockEstimate) -> tuple[float, ...]:
     )
 
 
-DRAW_FEATURES = (
-    "bias",
-    "expert_edge",
-    "search_edge",
-    "stock",
-    "pile_melds",
-    "pile_points",
-    "opp_took",
-    "deadwood",
-    "pile_knocks",
-    "pile_gin",
-    "stock_knocks",
-)
-"""Every feature of a close choice between the pile and the stock (:func:`draw_features`)."""
-MASTER_DRAW = "draw-dC"
-"""The learned draw's parameters: ``params/<MASTER_DRAW>.json``."""
-
-
-def _least_after(hand: int, taken: int = -1) -> int:
-    """The least deadwood ``hand`` (11 cards) leaves after a discard other than ``taken``."""
-    after = deadwood_after_discards_mask(hand)
-    after.pop(taken, None)
-    return min(after.values())
-
-
-def draw_features(
-    k: Knowledge, expert_edge: float, search_edge: float, draws: Sequence[tuple[int, float]]
-) -> tuple[float, ...]:
-    """A close draw described for the learned draw: the expert's estimate of the pile's edge
-    (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
-    whether the pile card joins a meld and its points, what the opponent has taken, the
-    hand's deadwood now (in tens); whether the pile card lets it knock at once, or go gin,
-    and the chance (by ``draws``, the stock draw's weights) that the stock card lets it knock
-    (the searches score a knock at once; master's learned knock often plays on)."""
-    pile_least = _least_after(k.hand | 1 << k.top, k.top)
-    total = sum(w for _, w in draws) or 1.0
-    stock_knocks = sum(w for c, w in draws if _least_after(k.hand | 1 << c) <= k.knock_limit)
-    return (
-        1.0,
-        expert_edge / 3.0,
-        search_edge / 10.0,
-        k.stock_size / 31.0,
-        1.0 if joins_meld(k.top, k.hand) else 0.0,
-        POINTS[k.top % 13] / 10.0,
-        k.opp_took.bit_count() / 3.0,
-        deadwood_mask(k.hand) / 10.0,
-        1.0 if pile_least <= k.knock_limit else 0.0,
-        1.0 if pile_least == 0 else 0.0,
-        stock_knocks / total,
-    )
-
-
 @lru_cache(maxsize=8)
 def learned_params(name: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
     """The features and weights of ``params/<name>.json``."""
@@ -183,20 +131,14 @@ def learned_params(name: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
     return tuple(params.get("features", ())), tuple(float(w) for w in params["weights"])
 
 
-def fitted_weights(name: str, every: tuple[str, ...]) -> tuple[float, ...]:
-    """The weights of ``params/<name>.json``, checked to be fitted on the first of ``every``
-    feature and their products."""
-    features, weights = learned_params(name)
-    m = len(features) - 1
-    if features != every[: len(features)] or len(weights) != m + 1 + m * (m + 1) // 2:
-        raise ValueError(f"the {name} parameters were fitted on other features")
-    return weights
-
-
 def knock_weights(name: str = MASTER_KNOCK) -> tuple[float, ...]:
     """A learned knock's weights (``params/<name>.json``; by default master's), checked to be
     fitted on the first of :data:`KNOCK_FEATURES` and their products."""
-    return fitted_weights(name, KNOCK_FEATURES)
+    features, weights = learned_params(name)
+    m = len(features) - 1
+    if features != KNOCK_FEATURES[: len(features)] or len(weights) != m + 1 + m * (m + 1) // 2:
+        raise ValueError(f"the {name} parameters were fitted on other features")
+    return weights
 
 
 def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
@@ -212,15 +154,6 @@ def predicted_edge(k: Knowledge, est: KnockEstimate, name: str = MASTER_KNOCK) -
     weights = knock_weights(name)
     n = len(learned_params(name)[0])
     x = quadratic(knock_features(k, est)[:n])
-    return sum(w * f for w, f in zip(weights, x, strict=True))
-
-
-def predicted_pile_edge(features: tuple[float, ...], name: str = MASTER_DRAW) -> float:
-    """The learned estimate (``params/<name>.json``) of how much taking the pile beats
-    drawing the stock (utility at 0-0), from a close draw's :func:`draw_features`."""
-    weights = fitted_weights(name, DRAW_FEATURES)
-    n = len(learned_params(name)[0])
-    x = quadratic(features[:n])
     return sum(w * f for w, f in zip(weights, x, strict=True))
 
 
@@ -266,11 +199,6 @@ class MasterPlayer(ExpertPlayer):
     on self-play (:mod:`ginrummy.learn.knock`)."""
     knock_params = MASTER_KNOCK
     """The learned knock's parameter file (``params/<knock_params>.json``)."""
-    learned_draw = False
-    """Whether a searched draw's verdict is corrected by a regression learned on self-play
-    (:mod:`ginrummy.learn.draw`)."""
-    draw_params = MASTER_DRAW
-    """The learned draw's parameter file (``params/<draw_params>.json``)."""
     adapt = True
     """Whether the knock decision uses what the game's finished hands show of the opponent
     (:mod:`.adapt`): once they show a player that knocks at (nearly) every chance
@@ -326,18 +254,11 @@ class MasterPlayer(ExpertPlayer):
         learned0 = predicted_edge(k, estimate._replace(knock_value=knock0, on_value=on0), name)
         if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
             return learned0 <= self.knock_margin(k)
-        slope = self.point_worth(k)
-        edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
-        return edge <= self.knock_margin(k)
-
-    def point_worth(self, k: Knowledge) -> float:
-        """How much a point is worth at this score against at 0-0 (in :meth:`utility`, over
-        a swing of ten points either way): what carries a correction learned at 0-0 to the
-        real score."""
-        target = k.rules.target
-        return (self.utility(k, 10) - self.utility(k, -10)) / (
+        slope = (self.utility(k, 10) - self.utility(k, -10)) / (
             game_utility(target, 0, 0, 10) - game_utility(target, 0, 0, -10)
         )
+        edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
+        return edge <= self.knock_margin(k)
 
     def opponent_kind(self, k: Knowledge) -> str | None:
         """With adaptation on, the opponent's style as the game's finished hands show it: a
@@ -361,6 +282,15 @@ class MasterPlayer(ExpertPlayer):
 
     # --- search ------------------------------------------------------------------------------
 
+    def rollout(
+        self, k: Knowledge, mine: int, opp: int, stock: list[int], top: int, sc: Scoring
+    ) -> float:
+        """The value (:meth:`utility`) of a playout from the opponent's draw, this seat having
+        kept ``mine`` and discarded ``top``."""
+        return self.utility(
+            k, playout((mine, opp), stock, top, 1, sc, knock_at=self.playout_limits(k))
+        )
+
     def search_deals(self, k: Knowledge, model: OpponentModel) -> list[tuple[int, list[int]]]:
         """The deals of a searched decision, from a random source seeded by the player's seed
         and the position (so a search leaves the player's own random stream untouched)."""
@@ -379,7 +309,7 @@ class MasterPlayer(ExpertPlayer):
         assert model is not None
         if not self.searches_draw(k, view, edge):
             return edge > 0
-        return self.search_pile(k, draws, model, edge)
+        return self.search_pile(k, draws, model)
 
     def searches_draw(self, k: Knowledge, view: PlayerView, edge: float) -> bool:
         """Whether a draw whose pile edge the expert puts at ``edge`` is settled by search."""
@@ -403,51 +333,17 @@ class MasterPlayer(ExpertPlayer):
         return edge, draws, model
 
     def search_pile(
-        self,
-        k: Knowledge,
-        draws: list[tuple[int, float]],
-        model: OpponentModel,
-        expert_edge: float,
+        self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
     ) -> bool:
         """Whether taking the pile beats drawing the stock in playouts on the same deals
-        (:meth:`pile_search_edge`); with the learned draw, by the playouts' edge corrected
-        as learned on self-play (:func:`predicted_pile_edge`, at 0-0, carried to the real
-        score as the knock's correction is: :meth:`knocks`)."""
-        points = self.pile_search_points(k, draws, model)
-        edge = self.mean_edge(points, lambda p: self.utility(k, p))
-        if not self.learned_draw:
-            return edge > 0
-        target = k.rules.target
-        edge0 = self.mean_edge(points, lambda p: game_utility(target, 0, 0, p))
-        features = draw_features(k, expert_edge, edge0, draws)
-        learned0 = predicted_pile_edge(features, self.draw_params)
-        if edge == edge0:  # at 0-0
-            return learned0 > 0
-        return edge + self.point_worth(k) * (learned0 - edge0) > 0
-
-    @staticmethod
-    def mean_edge(points: list[tuple[int, int]], value: Callable[[int], float]) -> float:
-        """The mean of ``value(a) - value(b)`` over the deals' points ``(a, b)``."""
-        edge = 0.0
-        for a, b in points:
-            edge += value(a)
-            edge -= value(b)
-        return edge / len(points)
+        (:meth:`pile_search_edge`)."""
+        return self.pile_search_edge(k, draws, model) > 0
 
     def pile_search_edge(
         self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
     ) -> float:
         """How much taking the pile beats drawing the stock, in mean utility over playouts on
-        the same deals (:meth:`pile_search_points`)."""
-        return self.mean_edge(
-            self.pile_search_points(k, draws, model), lambda p: self.utility(k, p)
-        )
-
-    def pile_search_points(
-        self, k: Knowledge, draws: list[tuple[int, float]], model: OpponentModel
-    ) -> list[tuple[int, int]]:
-        """Per searched deal, the points this seat scores (negative: loses) taking the pile
-        and drawing the stock.
+        the same deals.
 
         Either way this seat ends the hand at once if it can (scored as a knock), or else
         discards as the expert would and the deal is played out from the opponent's draw."""
@@ -464,24 +360,21 @@ class MasterPlayer(ExpertPlayer):
                 chosen[hand] = self.rank_discards(k, hand, cards, left, model)[0]
             return chosen[hand]
 
-        def points(hand: int, taken: int, opp: int, stock: list[int]) -> int:
+        def value(hand: int, taken: int, opp: int, stock: list[int]) -> float:
             after = deadwood_after_discards_mask(hand)
             after.pop(taken, None)
             least = min(after, key=lambda c: (after[c], -(c % 13), c))
             if after[least] <= k.knock_limit:
-                return score_knock(hand & ~(1 << least), opp, sc)
+                return self.utility(k, score_knock(hand & ~(1 << least), opp, sc))
             card = discard_of(hand, taken)
-            limits = self.playout_limits(k)
-            return playout((hand & ~(1 << card), opp), stock, card, 1, sc, knock_at=limits)
+            return self.rollout(k, hand & ~(1 << card), opp, stock, card, sc)
 
         pile_hand = k.hand | 1 << k.top
-        return [
-            (
-                points(pile_hand, k.top, opp, stock),
-                points(k.hand | 1 << stock[0], -1, opp, stock[1:]),
-            )
-            for opp, stock in deals
-        ]
+        edge = 0.0
+        for opp, stock in deals:
+            edge += value(pile_hand, k.top, opp, stock)
+            edge -= value(k.hand | 1 << stock[0], -1, opp, stock[1:])
+        return edge / len(deals)
 
     def best_discard(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None

@@ -22,15 +22,65 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..ai.knowledge import Knowledge
-from ..ai.master import DRAW_FEATURES, MasterPlayer, draw_features
+from ..ai.knowledge import Knowledge, joins_meld
+from ..ai.master import MasterPlayer
 from ..arena import run_tasks
-from ..cards import shuffled_deck
+from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
+from ..melds import deadwood_after_discards_mask, deadwood_mask
 from ..rules import Rules
 from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility, ridge_fit
 
 RIDGE = 100.0
+
+DRAW_FEATURES = (
+    "bias",
+    "expert_edge",
+    "search_edge",
+    "stock",
+    "pile_melds",
+    "pile_points",
+    "opp_took",
+    "deadwood",
+    "pile_knocks",
+    "pile_gin",
+    "stock_knocks",
+)
+"""The features of a close choice between the pile and the stock (:func:`draw_features`)."""
+
+
+def _least_after(hand: int, taken: int = -1) -> int:
+    """The least deadwood ``hand`` (11 cards) leaves after a discard other than ``taken``."""
+    after = deadwood_after_discards_mask(hand)
+    after.pop(taken, None)
+    return min(after.values())
+
+
+def draw_features(
+    k: Knowledge, expert_edge: float, search_edge: float, draws: Sequence[tuple[int, float]]
+) -> tuple[float, ...]:
+    """A close draw described for the learned draw: the expert's estimate of the pile's edge
+    (deadwood points, in threes), the playouts' (utility, in tens), how much stock is left,
+    whether the pile card joins a meld and its points, what the opponent has taken, the
+    hand's deadwood now (in tens); whether the pile card lets it knock at once, or go gin,
+    and the chance (by ``draws``, the stock draw's weights) that the stock card lets it knock
+    (the searches score a knock at once; master's learned knock often plays on)."""
+    pile_least = _least_after(k.hand | 1 << k.top, k.top)
+    total = sum(w for _, w in draws) or 1.0
+    stock_knocks = sum(w for c, w in draws if _least_after(k.hand | 1 << c) <= k.knock_limit)
+    return (
+        1.0,
+        expert_edge / 3.0,
+        search_edge / 10.0,
+        k.stock_size / 31.0,
+        1.0 if joins_meld(k.top, k.hand) else 0.0,
+        POINTS[k.top % 13] / 10.0,
+        k.opp_took.bit_count() / 3.0,
+        deadwood_mask(k.hand) / 10.0,
+        1.0 if pile_least <= k.knock_limit else 0.0,
+        1.0 if pile_least == 0 else 0.0,
+        stock_knocks / total,
+    )
 
 
 class SearchedDrawMaster(MasterPlayer):
