@@ -1,7 +1,9 @@
 """Pile or stock, measured on self-play from the true state (data for a learned draw).
 
 An experiment, not shipped: fitted like the knock (:mod:`.knock`), the correction of the
-draw search gained too little to tell from noise (docs/ai.md, "Learned play").
+draw search gained too little to tell from noise, on 4,926 draws (seed ``dA``) and again on
+15,630 with three more features (``dC``, :class:`DrawSelfPlay`; docs/ai.md, "Learned
+play"). ``bench/draw_fit.py`` collects and scores.
 
 Like :mod:`.knock`, for master's close draws: at every draw where :class:`SearchedDrawMaster`
 (``master``, settling close draws by its playouts alone) would search (the pile's top card
