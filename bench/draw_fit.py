@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ginrummy.ai.master import MasterPlayer, quadratic
 from ginrummy.learn.draw import DrawPosition, DrawSelfPlay, collect, read_data, write_data
+from ginrummy.learn.knock import ridge_fit
 
 Rule = Callable[[DrawPosition], bool]
 """Whether a rule takes the pile at a position."""
@@ -56,18 +57,14 @@ def gain(positions: Sequence[DrawPosition], pile: Rule) -> tuple[float, float, i
 def least_squares(
     positions: Sequence[DrawPosition], products: bool, ridge: float
 ) -> Callable[[tuple[float, ...]], float]:
-    """The pile's predicted true edge, fitted on ``positions``."""
-    import numpy as np
+    """The pile's predicted true edge, fitted on ``positions`` (:func:`ridge_fit`)."""
+    targets = [p.pile - p.stock for p in positions]
+    w = ridge_fit([p.features for p in positions], targets, ridge, products)
 
-    def row(f: tuple[float, ...]) -> tuple[float, ...]:
-        return quadratic(f) if products else f
+    def predict(f: tuple[float, ...]) -> float:
+        return sum(a * b for a, b in zip(w, quadratic(f) if products else f, strict=True))
 
-    x = np.array([row(p.features) for p in positions], dtype=np.float64)
-    y = np.array([p.pile - p.stock for p in positions], dtype=np.float64)
-    penalty = np.full(x.shape[1], ridge)
-    penalty[0] = 0.0
-    w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
-    return lambda f: float(np.dot(w, row(f)))
+    return predict
 
 
 def score(paths: list[Path], ridge: float) -> None:

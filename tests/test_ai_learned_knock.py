@@ -168,7 +168,7 @@ def test_draw_data_reproduce() -> None:
     each close draw is one master searches (the expert's pile edge within its margin)."""
     from ginrummy.learn import draw
 
-    job = KnockSelfPlay("draw-test")
+    job = draw.DrawSelfPlay("draw-test")
     first = [p for i in range(3) for p in draw.positions_of_hand((job, i))]
     assert first == [p for i in range(3) for p in draw.positions_of_hand((job, i))]
     assert first

@@ -29,9 +29,9 @@ from ..ai.master import MasterPlayer
 from ..arena import run_tasks
 from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
-from ..melds import deadwood_after_discards_mask, deadwood_mask
+from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask
 from ..rules import Rules
-from .knock import MAX_ACTIONS, KnockSelfPlay, _play_out, _points, hand_utility, ridge_fit
+from .knock import MAX_ACTIONS, _play_out, _points, hand_utility, ridge_fit
 
 RIDGE = 100.0
 
@@ -51,13 +51,6 @@ DRAW_FEATURES = (
 """The features of a close choice between the pile and the stock (:func:`draw_features`)."""
 
 
-def _least_after(hand: int, taken: int = -1) -> int:
-    """The least deadwood ``hand`` (11 cards) leaves after a discard other than ``taken``."""
-    after = deadwood_after_discards_mask(hand)
-    after.pop(taken, None)
-    return min(after.values())
-
-
 def draw_features(
     k: Knowledge, expert_edge: float, search_edge: float, draws: Sequence[tuple[int, float]]
 ) -> tuple[float, ...]:
@@ -67,9 +60,12 @@ def draw_features(
     hand's deadwood now (in tens); whether the pile card lets it knock at once, or go gin,
     and the chance (by ``draws``, the stock draw's weights) that the stock card lets it knock
     (the searches score a knock at once; master's learned knock often plays on)."""
-    pile_least = _least_after(k.hand | 1 << k.top, k.top)
+    after = deadwood_after_discards_mask(k.hand | 1 << k.top)
+    after.pop(k.top)  # the card taken from the pile may not go back at once
+    pile_least = min(after.values())
     total = sum(w for _, w in draws) or 1.0
-    stock_knocks = sum(w for c, w in draws if _least_after(k.hand | 1 << c) <= k.knock_limit)
+    limit = k.knock_limit
+    stock_knocks = sum(w for c, w in draws if best_discard_mask(k.hand | 1 << c)[0] <= limit)
     return (
         1.0,
         expert_edge / 3.0,
@@ -113,10 +109,9 @@ class DrawPosition:
     chose_pile: bool
 
 
-def positions_of_hand(task: tuple[KnockSelfPlay | DrawSelfPlay, int]) -> list[DrawPosition]:
+def positions_of_hand(task: tuple[DrawSelfPlay, int]) -> list[DrawPosition]:
     """The close draws of self-play hand ``i``."""
     job, i = task
-    margin = job.margin if isinstance(job, DrawSelfPlay) else MasterPlayer.draw_margin
     rules = Rules.preset(job.preset)
     tag = f"{job.seed}/hand/{i}"
     players = {seat: SearchedDrawMaster(f"{tag}/{seat}") for seat in (0, 1)}
@@ -130,7 +125,7 @@ def positions_of_hand(task: tuple[KnockSelfPlay | DrawSelfPlay, int]) -> list[Dr
         if view.phase == "draw":
             n = state.action_count  # seeds by the position: any margin's draws, the same
             probe = SearchedDrawMaster(f"{tag}/probe/{n}")
-            probe.draw_margin = margin
+            probe.draw_margin = job.margin
             k = Knowledge(view)
             close = probe.close_draw(k, view)
             if close is not None:
@@ -153,7 +148,7 @@ def positions_of_hand(task: tuple[KnockSelfPlay | DrawSelfPlay, int]) -> list[Dr
 
 
 def collect(
-    job: KnockSelfPlay | DrawSelfPlay,
+    job: DrawSelfPlay,
     hands: int,
     workers: int = 1,
     cluster: str | None = None,
@@ -179,9 +174,7 @@ def digest(positions: Sequence[DrawPosition]) -> str:
     return h.hexdigest()
 
 
-def params_of(
-    job: KnockSelfPlay | DrawSelfPlay, hands: int, positions: Sequence[DrawPosition]
-) -> dict[str, Any]:
+def params_of(job: DrawSelfPlay, hands: int, positions: Sequence[DrawPosition]) -> dict[str, Any]:
     return {
         "model": "ginrummy learned draw: least squares of the pile's edge, quadratic",
         "features": list(DRAW_FEATURES),

@@ -247,13 +247,16 @@ def fit(
 
 
 def ridge_fit(
-    features: Sequence[tuple[float, ...]], targets: Sequence[float], ridge: float
+    features: Sequence[tuple[float, ...]],
+    targets: Sequence[float],
+    ridge: float,
+    products: bool = True,
 ) -> list[float]:
-    """Least squares of ``targets`` on the features and their products, with a ridge penalty
-    on all but the bias, rounded to five decimals."""
+    """Least squares of ``targets`` on the features and (``products``) their products, with
+    a ridge penalty on all but the bias, rounded to five decimals."""
     import numpy as np
 
-    x = np.array([quadratic(f) for f in features], dtype=np.float64)
+    x = np.array([quadratic(f) if products else f for f in features], dtype=np.float64)
     y = np.array(targets, dtype=np.float64)
     penalty = np.full(x.shape[1], ridge)
     penalty[0] = 0.0
