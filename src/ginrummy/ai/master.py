@@ -246,12 +246,11 @@ class MasterPlayer(ExpertPlayer):
         score, scaled by how much a point is worth there against at 0-0."""
         if not self.learned_knock or not estimate.points:
             return super().knocks(k, estimate)
-        name = self.knock_params_for(k)
         target = k.rules.target
         n = len(estimate.points)
         knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
         on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
-        learned0 = predicted_edge(k, estimate._replace(knock_value=knock0, on_value=on0), name)
+        learned0 = self.learned_edge(k, estimate._replace(knock_value=knock0, on_value=on0))
         if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
             return learned0 <= self.knock_margin(k)
         slope = (self.utility(k, 10) - self.utility(k, -10)) / (
@@ -259,6 +258,11 @@ class MasterPlayer(ExpertPlayer):
         )
         edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
         return edge <= self.knock_margin(k)
+
+    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
+        """The learned edge of playing on at 0-0, ``estimate0`` valued there
+        (:func:`predicted_edge` with the knock for this opponent)."""
+        return predicted_edge(k, estimate0, self.knock_params_for(k))
 
     def opponent_kind(self, k: Knowledge) -> str | None:
         """With adaptation on, the opponent's style as the game's finished hands show it: a
