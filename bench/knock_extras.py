@@ -78,19 +78,22 @@ def features_of_hand(task: tuple[KnockSelfPlay, int]) -> list[Row]:
             k = Knowledge(view)
             options = discard_options(k)
             if can_end(view) and 0 < min(options.values()) <= k.knock_limit:
-                out.append(chance_row(k, options, make, f"{tag}/probe/{len(out)}"))
+                rng = random.Random(f"x/{i}/{len(out)}")
+                out.append(chance_row(k, options, make, f"{tag}/probe/{len(out)}", rng))
         state = state.apply(players[seat].choose(view), seat)
     return out
 
 
-def chance_row(k: Knowledge, options: dict[int, int], make: Any, probe_seed: str) -> Row:
+def chance_row(
+    k: Knowledge, options: dict[int, int], make: Any, probe_seed: str, rng: random.Random
+) -> Row:
     probe = make(probe_seed)
     model = probe.model(k)
     est = probe.knock_estimate(k, options, model)
     again = make(probe_seed)  # the same deals, for their points
     points = again.simulate_knock_points(k, est.card, est.play_on, again.model(k))
     est = est._replace(points=tuple(points))
-    return knock_features(k, est), extras(probe, k, options, model, est)
+    return knock_features(k, est), extras(probe, k, options, model, est, rng)
 
 
 def extras(
@@ -99,13 +102,16 @@ def extras(
     options: dict[int, int],
     model: OpponentModel,
     est: KnockEstimate,
+    rng: random.Random | None = None,
 ) -> tuple[float, ...]:
     """The ten extra features (:data:`EXTRAS`) of a chance, ``est`` with its per-deal points;
-    the opposing hands are dealt from a source seeded by the player and the position."""
+    the opposing hands are dealt from ``rng`` (by default a source seeded by the player and
+    the position; the data's own seed is the chance's place in the run)."""
     kept = k.hand & ~(1 << est.play_on)
     draws = draw_weights(k, model.probability)
     sharpness = min(player.max_sharpness, player.sharpness_per_turn * (k.turn // 2))
-    rng = random.Random(f"{player.seed}/extras/{k.turn}/{k.hand}")
+    if rng is None:
+        rng = random.Random(f"{player.seed}/extras/{k.turn}/{k.hand}")
     opposing = [deadwood_mask(opp) for opp, _ in model.deals(rng, 64, sharpness)]
     on = [b for _, b in est.points]
     return (
