@@ -38,7 +38,7 @@ from ginrummy.ai.master import (
 from ginrummy.arena import run_tasks
 from ginrummy.engine.game import GameState, cut_for_deal
 from ginrummy.engine.hand import HandState
-from ginrummy.learn.knock import _play_out, _points, ridge_fit
+from ginrummy.learn.knock import play_out, ridge_fit, seat_points
 from ginrummy.rules import Rules
 
 Row = dict[str, Any]
@@ -73,9 +73,9 @@ def chance_row(job: GameKnocks, state: HandState, seat: int, tag: str, n: int) -
     slope = (probe.utility(k, 10) - probe.utility(k, -10)) / (
         game_utility(target, 0, 0, 10) - game_utility(target, 0, 0, -10)
     )
-    knocked = _points(state.apply(est.ending, seat), seat)
+    knocked = seat_points(state.apply(est.ending, seat), seat)
     branch = {s: player(job.level, f"{tag}/branch/{n}/{s}") for s in (0, 1)}
-    on = _points(_play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch), seat)
+    on = seat_points(play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch), seat)
     return {
         "f0": list(knock_features(k, est0)),
         "sim_knock": est.knock_value,

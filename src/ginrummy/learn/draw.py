@@ -31,7 +31,7 @@ from ..cards import POINTS, shuffled_deck
 from ..engine.hand import deal
 from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask
 from ..rules import Rules
-from .knock import MAX_ACTIONS, _play_out, _points, hand_utility, ridge_fit
+from .knock import MAX_ACTIONS, hand_utility, play_out, ridge_fit, seat_points
 
 RIDGE = 100.0
 
@@ -132,14 +132,14 @@ def positions_of_hand(task: tuple[DrawSelfPlay, int]) -> list[DrawPosition]:
                 expert_edge, draws, model = close
                 search_edge = probe.pile_search_edge(k, draws, model)
                 branch = {s: SearchedDrawMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
-                pile = _play_out(state.apply("pile", seat), branch)
+                pile = play_out(state.apply("pile", seat), branch)
                 branch = {s: SearchedDrawMaster(f"{tag}/branch/{n}/{s}") for s in (0, 1)}
-                stock = _play_out(state.apply("stock", seat), branch)
+                stock = play_out(state.apply("stock", seat), branch)
                 out.append(
                     DrawPosition(
                         draw_features(k, expert_edge, search_edge, draws),
-                        hand_utility(_points(pile, seat)),
-                        hand_utility(_points(stock, seat)),
+                        hand_utility(seat_points(pile, seat)),
+                        hand_utility(seat_points(stock, seat)),
                         action == "pile",
                     )
                 )

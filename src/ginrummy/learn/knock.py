@@ -149,7 +149,8 @@ def hand_utility(points: int, target: int = 100) -> float:
     return game_utility(target, 0, 0, points)
 
 
-def _play_out(state: HandState, players: Mapping[int, Player]) -> HandState:
+def play_out(state: HandState, players: Mapping[int, Player]) -> HandState:
+    """The hand played on by ``players`` to its end (or :data:`MAX_ACTIONS`)."""
     while not state.is_over and state.action_count < MAX_ACTIONS:
         seat = state.to_act
         assert seat is not None
@@ -157,7 +158,8 @@ def _play_out(state: HandState, players: Mapping[int, Player]) -> HandState:
     return state
 
 
-def _points(state: HandState, seat: int) -> int:
+def seat_points(state: HandState, seat: int) -> int:
+    """The points ``seat`` won in a finished hand (negative: lost; 0 if void or unfinished)."""
     r = state.result
     if r is None or r.winner is None:
         return 0
@@ -189,13 +191,13 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
                 est: KnockEstimate = probe.knock_estimate(k, options, model)
                 knocked = state.apply(est.ending, seat)
                 branch = job.players_of(i, f"{tag}/branch/{n}")
-                on = _play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
+                on = play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
                 action = players[seat].choose(view)
                 out.append(
                     KnockPosition(
                         knock_features(k, est),
-                        hand_utility(_points(knocked, seat)),
-                        hand_utility(_points(on, seat)),
+                        hand_utility(seat_points(knocked, seat)),
+                        hand_utility(seat_points(on, seat)),
                         action.startswith("knock"),
                     )
                 )
