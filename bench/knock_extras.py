@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pickle
 import random
 import statistics
 from pathlib import Path
 from typing import Any
 
-from ginrummy.ai.base import can_end, discard_options
 from ginrummy.ai.evaluate import (
     OpponentModel,
     draw_weights,
@@ -37,12 +35,22 @@ from ginrummy.ai.evaluate import (
     expected_after_two_draws,
 )
 from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import MasterPlayer, knock_features
+from ginrummy.ai.master import MasterPlayer, knock_features, quadratic
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import run_tasks
 from ginrummy.cards import shuffled_deck
 from ginrummy.engine.hand import deal
-from ginrummy.learn.knock import FIRST, MAX_ACTIONS, PLAYERS, KnockSelfPlay, read_data, ridge_fit
+from ginrummy.learn.knock import (
+    FIRST,
+    MAX_ACTIONS,
+    PLAYERS,
+    KnockSelfPlay,
+    gains_of,
+    knock_chance,
+    mean_and_error,
+    read_data,
+    ridge_fit,
+)
 from ginrummy.melds import deadwood_mask
 from ginrummy.rules import Rules
 
@@ -74,12 +82,10 @@ def features_of_hand(task: tuple[KnockSelfPlay, int]) -> list[Row]:
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
-        if view.phase == "discard" and view.stock_size > 2 and seat in job.seats(i):
-            k = Knowledge(view)
-            options = discard_options(k)
-            if can_end(view) and 0 < min(options.values()) <= k.knock_limit:
-                rng = random.Random(f"x/{i}/{len(out)}")
-                out.append(chance_row(k, options, make, f"{tag}/probe/{len(out)}", rng))
+        chance = knock_chance(view) if seat in job.seats(i) else None
+        if chance is not None:
+            rng = random.Random(f"x/{i}/{len(out)}")
+            out.append(chance_row(*chance, make, f"{tag}/probe/{len(out)}", rng))
         state = state.apply(players[seat].choose(view), seat)
     return out
 
@@ -145,46 +151,36 @@ def collect(args: argparse.Namespace) -> None:
 
 
 def score(args: argparse.Namespace) -> None:
-    import numpy as np
-
     with open(args.data, "rb") as f:
         rows: list[Row] = pickle.load(f)
     data = read_data(DATA)[: len(rows)]
-    base = np.array([f for f, _ in rows])
-    extra = np.array([x for _, x in rows])
-    edge = np.array([p.on - p.knock for p in data])
-    knock = np.array([p.knock for p in data])
-    on = np.array([p.on for p in data])
-    chose = np.array([p.chose_knock for p in data])
     half = len(rows) // 2
-    halves = (np.arange(half), np.arange(half, len(rows)))
+    halves = (range(half), range(half, len(rows)))
 
-    def quadratic(m: Any) -> Any:
-        rest = m[:, 1:]
-        return np.hstack([m, *(rest[:, i : i + 1] * rest[:, i:] for i in range(rest.shape[1]))])
-
-    def show(name: str, m: Any) -> None:
-        q = quadratic(m)
+    def show(name: str, features: list[tuple[float, ...]]) -> None:
         cells = []
         for i in (0, 1):
             train, test = halves[1 - i], halves[i]
-            penalty = np.full(q.shape[1], args.ridge)
-            penalty[0] = 0.0
-            w = np.linalg.solve(q[train].T @ q[train] + np.diag(penalty), q[train].T @ edge[train])
-            knocks = q[test] @ w <= 0
-            d = np.where(knocks, knock[test], on[test]) - np.where(
-                chose[test], knock[test], on[test]
+            w = ridge_fit(
+                [features[j] for j in train],
+                [data[j].on - data[j].knock for j in train],
+                args.ridge,
             )
-            cells.append(f"{d.mean():+.2f} ± {d.std(ddof=1) / math.sqrt(len(d)):.2f}")
+            knocks = [
+                sum(a * b for a, b in zip(w, quadratic(features[j]), strict=True)) <= 0
+                for j in test
+            ]
+            mean, error = mean_and_error(gains_of([data[j] for j in test], knocks))
+            cells.append(f"{mean:+.2f} ± {error:.2f}")
         print(f"{name:<36}" + "".join(f"{c:>16}" for c in cells), flush=True)
 
     print(f"{len(rows)} chances; ridge {args.ridge:g}")
-    show("nine features (as shipped)", base[:, :9])
-    show("twelve features", base)
+    show("nine features (as shipped)", [f[:9] for f, _ in rows])
+    show("twelve features", [f for f, _ in rows])
     for j, name in enumerate(EXTRAS):
-        show(f"nine + {name}", np.hstack([base[:, :9], extra[:, j : j + 1]]))
-    show("nine + every extra", np.hstack([base[:, :9], extra]))
-    show("twelve + every extra", np.hstack([base, extra]))
+        show(f"nine + {name}", [f[:9] + x[j : j + 1] for f, x in rows])
+    show("nine + every extra", [f[:9] + x for f, x in rows])
+    show("twelve + every extra", [f + x for f, x in rows])
 
 
 def fit(args: argparse.Namespace) -> None:

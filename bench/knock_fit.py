@@ -14,21 +14,16 @@ data hold, and fits on the first N features (``--features``).
 from __future__ import annotations
 
 import argparse
-import math
 from importlib import resources
 from pathlib import Path
 
 from ginrummy.ai.master import KNOCK_FEATURES, learned_params, quadratic
-from ginrummy.learn.knock import RIDGE, KnockPosition, fit, gains_of, read_data
+from ginrummy.learn.knock import RIDGE, KnockPosition, fit, gains_of, mean_and_error, read_data
 
 
 def gains(positions: list[KnockPosition], knock: list[bool]) -> tuple[float, float]:
     """The mean gain of ``knock`` over the players' choices, and its standard error."""
-    diffs = gains_of(positions, knock)
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return mean, math.sqrt(var / n)
+    return mean_and_error(gains_of(positions, knock))
 
 
 def rule(weights: list[float] | tuple[float, ...], width: int, p: KnockPosition) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,19 +25,18 @@ from typing import Any
 
 from ginrummy.actions import DISCARD_TEXT
 from ginrummy.ai import player
-from ginrummy.ai.base import can_end, discard_options
-from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import (
-    MasterPlayer,
-    game_utility,
-    knock_features,
-    predicted_edge,
-    quadratic,
-)
+from ginrummy.ai.master import MasterPlayer, at_even_score, knock_features, quadratic
 from ginrummy.arena import run_tasks
 from ginrummy.engine.game import GameState, cut_for_deal
 from ginrummy.engine.hand import HandState
-from ginrummy.learn.knock import play_out, ridge_fit, seat_points
+from ginrummy.learn.knock import (
+    MAX_ACTIONS,
+    knock_chance,
+    mean_and_error,
+    play_out,
+    ridge_fit,
+    seat_points,
+)
 from ginrummy.rules import Rules
 
 Row = dict[str, Any]
@@ -52,41 +50,30 @@ class GameKnocks:
 
 
 def chance_row(job: GameKnocks, state: HandState, seat: int, tag: str, n: int) -> Row | None:
-    view = state.view(seat)
-    if not (view.phase == "discard" and view.stock_size > 2 and can_end(view)):
+    chance = knock_chance(state.view(seat))
+    if chance is None:
         return None
-    k = Knowledge(view)
-    options = discard_options(k)
-    if not 0 < min(options.values()) <= k.knock_limit:
-        return None
+    k, options = chance
     probe = player(job.level, f"{tag}/probe/{n}")
     assert isinstance(probe, MasterPlayer)
     model = probe.model(k)
     assert model is not None
     est = probe.knock_estimate(k, options, model)
-    target = k.rules.target
-    m = max(1, len(est.points))
-    knock0 = sum(game_utility(target, 0, 0, a) for a, _ in est.points) / m
-    on0 = sum(game_utility(target, 0, 0, b) for _, b in est.points) / m
-    est0 = est._replace(knock_value=knock0, on_value=on0)
-    learned0 = predicted_edge(k, est0, probe.knock_params_for(k))
-    slope = (probe.utility(k, 10) - probe.utility(k, -10)) / (
-        game_utility(target, 0, 0, 10) - game_utility(target, 0, 0, -10)
-    )
+    even = at_even_score(k, est)
     knocked = seat_points(state.apply(est.ending, seat), seat)
     branch = {s: player(job.level, f"{tag}/branch/{n}/{s}") for s in (0, 1)}
     on = seat_points(play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch), seat)
     return {
-        "f0": list(knock_features(k, est0)),
+        "f0": list(knock_features(k, even)),
         "sim_knock": est.knock_value,
         "sim_on": est.on_value,
-        "knock0": knock0,
-        "on0": on0,
-        "learned0": learned0,
-        "slope": slope,
+        "knock0": even.knock_value,
+        "on0": even.on_value,
+        "learned0": probe.learned_edge(k, even),
+        "slope": probe.point_worth(k),
         "mine": k.my_points,
         "theirs": k.opp_points,
-        "target": target,
+        "target": k.rules.target,
         "knock_points": knocked,
         "on_points": on,
         "knock": probe.utility(k, knocked),
@@ -110,8 +97,8 @@ def positions_of_game(task: tuple[GameKnocks, int]) -> list[Row]:
         hand = game.hand
         assert hand is not None and hand.to_act is not None
         seat = hand.to_act
-        if hand.action_count > 400:
-            raise RuntimeError(f"game {tag}: a hand ran over 400 actions")
+        if hand.action_count > MAX_ACTIONS:
+            raise RuntimeError(f"game {tag}: a hand ran over {MAX_ACTIONS} actions")
         row = chance_row(job, hand, seat, tag, n)
         action = players[seat].choose(hand.view(seat))
         if row is not None:
@@ -146,15 +133,13 @@ def shipped_edge(r: Row) -> float:
 
 
 def gain(rows: Sequence[Row], knocks: Rule) -> tuple[float, float]:
-    diffs = []
-    for r in rows:
-        mine = r["knock"] if knocks(r) else r["on"]
-        theirs = r["knock"] if r["chose_knock"] else r["on"]
-        diffs.append(mine - theirs)
-    n = max(1, len(diffs))
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return mean, math.sqrt(var / n)
+    """The mean true value of the rule's choices minus master's own, and its standard error."""
+    return mean_and_error(
+        [
+            (r["knock"] if knocks(r) else r["on"]) - (r["knock"] if r["chose_knock"] else r["on"])
+            for r in rows
+        ]
+    )
 
 
 def parts(r: Row) -> tuple[float, ...]:

@@ -95,6 +95,16 @@ MASTER_KNOCK = "knock-kA"
 """Master's learned knock: ``params/<MASTER_KNOCK>.json``."""
 
 
+def at_even_score(k: Knowledge, estimate: KnockEstimate) -> KnockEstimate:
+    """``estimate`` with both choices valued at 0-0 from its per-deal points (where the
+    learned knock was fitted)."""
+    target = k.rules.target
+    n = len(estimate.points)
+    knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
+    on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
+    return estimate._replace(knock_value=knock0, on_value=on0)
+
+
 def knock_features(k: Knowledge, est: KnockEstimate) -> tuple[float, ...]:
     """A chance to knock described for the learned knock: the simulations' values of both
     choices (utility, in tens), the knock's deadwood, how much stock is left, what the
@@ -246,18 +256,21 @@ class MasterPlayer(ExpertPlayer):
         score, scaled by how much a point is worth there against at 0-0."""
         if not self.learned_knock or not estimate.points:
             return super().knocks(k, estimate)
-        target = k.rules.target
-        n = len(estimate.points)
-        knock0 = sum(game_utility(target, 0, 0, a) for a, _ in estimate.points) / n
-        on0 = sum(game_utility(target, 0, 0, b) for _, b in estimate.points) / n
-        learned0 = self.learned_edge(k, estimate._replace(knock_value=knock0, on_value=on0))
-        if (estimate.knock_value, estimate.on_value) == (knock0, on0):  # at 0-0
+        even = at_even_score(k, estimate)
+        learned0 = self.learned_edge(k, even)
+        if (estimate.knock_value, estimate.on_value) == (even.knock_value, even.on_value):
             return learned0 <= self.knock_margin(k)
-        slope = (self.utility(k, 10) - self.utility(k, -10)) / (
+        correction = learned0 - (even.on_value - even.knock_value)
+        edge = estimate.on_value - estimate.knock_value + self.point_worth(k) * correction
+        return edge <= self.knock_margin(k)
+
+    def point_worth(self, k: Knowledge) -> float:
+        """How much a point is worth at the real score against at 0-0 (the slope of the
+        utility over ten points either way)."""
+        target = k.rules.target
+        return (self.utility(k, 10) - self.utility(k, -10)) / (
             game_utility(target, 0, 0, 10) - game_utility(target, 0, 0, -10)
         )
-        edge = estimate.on_value - estimate.knock_value + slope * (learned0 - (on0 - knock0))
-        return edge <= self.knock_margin(k)
 
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         """The learned edge of playing on at 0-0, ``estimate0`` valued there

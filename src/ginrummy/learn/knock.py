@@ -20,6 +20,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from ..arena import run_tasks
 from ..cards import shuffled_deck
 from ..engine.hand import HandState, deal
 from ..rules import Rules
+from ..views import PlayerView
 
 MAX_ACTIONS = 400
 """A self-play hand stops after this many actions (players cycling through the pile)."""
@@ -166,6 +168,16 @@ def seat_points(state: HandState, seat: int) -> int:
     return r.points if r.winner == seat else -r.points
 
 
+def knock_chance(view: PlayerView) -> tuple[Knowledge, dict[int, int]] | None:
+    """What the seat knows and its discard options, if ``view`` is a chance to knock (not
+    gin) with more than two stock cards left; else None."""
+    if view.phase != "discard" or view.stock_size <= 2 or not can_end(view):
+        return None
+    k = Knowledge(view)
+    options = discard_options(k)
+    return (k, options) if 0 < min(options.values()) <= k.knock_limit else None
+
+
 def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
     """The knock chances of self-play hand ``i``."""
     job, i = task
@@ -181,29 +193,28 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
-        if view.phase == "discard" and view.stock_size > 2 and seat in learning and can_end(view):
-            k = Knowledge(view)
-            options = discard_options(k)
-            if 0 < min(options.values()) <= k.knock_limit:
-                probe = make(f"{tag}/probe/{n}")
-                model = probe.model(k)
-                assert model is not None
-                est: KnockEstimate = probe.knock_estimate(k, options, model)
-                knocked = state.apply(est.ending, seat)
-                branch = job.players_of(i, f"{tag}/branch/{n}")
-                on = play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
-                action = players[seat].choose(view)
-                out.append(
-                    KnockPosition(
-                        knock_features(k, est),
-                        hand_utility(seat_points(knocked, seat)),
-                        hand_utility(seat_points(on, seat)),
-                        action.startswith("knock"),
-                    )
+        chance = knock_chance(view) if seat in learning else None
+        if chance is not None:
+            k, options = chance
+            probe = make(f"{tag}/probe/{n}")
+            model = probe.model(k)
+            assert model is not None
+            est: KnockEstimate = probe.knock_estimate(k, options, model)
+            knocked = state.apply(est.ending, seat)
+            branch = job.players_of(i, f"{tag}/branch/{n}")
+            on = play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
+            action = players[seat].choose(view)
+            out.append(
+                KnockPosition(
+                    knock_features(k, est),
+                    hand_utility(seat_points(knocked, seat)),
+                    hand_utility(seat_points(on, seat)),
+                    action.startswith("knock"),
                 )
-                n += 1
-                state = state.apply(action, seat)
-                continue
+            )
+            n += 1
+            state = state.apply(action, seat)
+            continue
         state = state.apply(players[seat].choose(view), seat)
     return out
 
@@ -236,6 +247,16 @@ def gain(positions: Sequence[KnockPosition], knock: Sequence[bool]) -> float:
     """Mean true value of a rule's choices minus the players' own choices, per position
     (:func:`gains_of`)."""
     return sum(gains_of(positions, knock)) / max(1, len(positions))
+
+
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (0, 0 for none)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def fit(
