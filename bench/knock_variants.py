@@ -13,20 +13,15 @@ for the run only (the arena's worker processes are forked after, so they know th
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
 import ginrummy
 from ginrummy.ai import TEST_LEVELS
-from ginrummy.ai.base import discard_options
 from ginrummy.ai.evaluate import OpponentModel
 from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import MasterPlayer, knock_features, quadratic
+from ginrummy.ai.master import MasterPlayer
 from ginrummy.ai.sim import playout, score_knock
-from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import run_arena
-from knock_extras import extras
 
 
 class GinPlayout(MasterPlayer):
@@ -95,26 +90,15 @@ class Deep(MasterPlayer):
     discard_margin = 6.0
 
 
-class Extras(MasterPlayer):
-    """The learned knock on master's twelve features and ten more (``bench/knock_extras.py``;
-    ``--weights`` the file its ``fit`` writes), except against a knocker (as master)."""
+class Nine(MasterPlayer):
+    """Master's learned knock before the ten extra features: the first one, on nine
+    (``params/knock-kA.json``), except against a knocker (as master)."""
 
-    level = "v-extras"
-    weights: tuple[float, ...] = ()
-
-    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
-        if not self.weights or self.opponent_kind(k) is not None:
-            return super().learned_edge(k, estimate0)
-        model = self.model(k)
-        assert model is not None
-        more = extras(self, k, discard_options(k), model, estimate0)
-        x = quadratic(knock_features(k, estimate0) + more)
-        return sum(w * f for w, f in zip(self.weights, x, strict=True))
+    level = "v-nine"
+    knock_params = "knock-kA"
 
 
-VARIANTS = {
-    cls.level[2:]: cls for cls in (GinPlayout, BestOfTwo, Margin, EagerMargin, Deep, Extras)
-}
+VARIANTS = {cls.level[2:]: cls for cls in (GinPlayout, BestOfTwo, Margin, EagerMargin, Deep, Nine)}
 
 
 def main() -> None:
@@ -125,10 +109,7 @@ def main() -> None:
     parser.add_argument("--seed", default="knock-2026")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--against", default="master-2026-11")
-    parser.add_argument("--weights", type=Path, help="extras: the weights file")
     args = parser.parse_args()
-    if args.weights is not None:
-        Extras.weights = tuple(json.loads(args.weights.read_text())["weights"])
     for cls in VARIANTS.values():
         TEST_LEVELS[cls.level] = cls
     rules = ginrummy.Rules.preset(args.preset)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -87,14 +88,27 @@ def test_master_knocks_by_the_learned_edge() -> None:
         model = probe.model(k)
         assert model is not None
         est: KnockEstimate = probe.knock_estimate(k, options, model)
-        edge = predicted_edge(k, est)
+        x = probe.chance_features(k, est)
+        edge = predicted_edge(x)
         assert action.startswith("knock") == (edge <= 0), (action, edge)
         knocked += action.startswith("knock")
         played_on += not action.startswith("knock")
-        x = knock_features(k, est)
         assert len(x) == len(KNOCK_FEATURES) and x[0] == 1.0
+        assert x[:12] == knock_features(k, est)
         assert x[1] == est.knock_value / 10 and x[2] == est.on_value / 10
         assert x[4] == k.stock_size / 31
+        named = dict(zip(KNOCK_FEATURES, x, strict=True))
+        assert named["turn"] == k.turn / 30
+        assert named["on_deadwood"] == options[est.play_on] / 10
+        for share in ("opp_within_10", "opp_within_20", "on_gin_share", "on_ginned_share"):
+            assert 0.0 <= named[share] <= 1.0
+        assert named["opp_within_10"] <= named["opp_within_20"]
+        # the expected deadwood two draws ahead counts the knock bonus, so it is lower
+        assert named["after_two_draws"] <= named["after_one_draw"] <= named["on_deadwood"]
+        # the spread and shares are those of playing on's points over the estimate's deals
+        on = [b for _, b in est.points]
+        assert named["on_gin_share"] == sum(b >= 25 for b in on) / len(on)
+        assert named["on_spread"] == pytest.approx(statistics.pstdev(on) / 10)
     assert knocked and played_on
 
 
@@ -220,7 +234,8 @@ def test_the_learned_correction_is_scaled_to_the_score() -> None:
             assert est.knock_value == pytest.approx(sum(u(a) for a, _ in est.points) / n)
             knock0 = sum(u0(a) for a, _ in est.points) / n
             on0 = sum(u0(b) for _, b in est.points) / n
-            learned0 = predicted_edge(kk, est._replace(knock_value=knock0, on_value=on0))
+            even = est._replace(knock_value=knock0, on_value=on0)
+            learned0 = predicted_edge(master.chance_features(kk, even))
             slope = (u(10) - u(-10)) / (u0(10) - u0(-10))
             edge = est.on_value - est.knock_value + slope * (learned0 - (on0 - knock0))
             if score == (0, 0):

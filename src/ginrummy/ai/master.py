@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Mapping
+import statistics
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import ClassVar
 
 from ..cards import cards_of
-from ..melds import best_discard_mask, deadwood_after_discards_mask, melded_mask
+from ..melds import best_discard_mask, deadwood_after_discards_mask, deadwood_mask, melded_mask
 from ..views import PlayerView
 from .adapt import opponent_style
 from .base import end_action
 from .beliefs import LearnedOpponentModel
-from .evaluate import OpponentModel, draw_weights, expected_after_two_draws
+from .evaluate import OpponentModel, draw_weights, expected_after_draw, expected_after_two_draws
 from .knowledge import Knowledge
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer, KnockEstimate
@@ -88,11 +89,25 @@ KNOCK_FEATURES = (
     "undercut_share",
     "on_loss_share",
     "on_better_share",
+    "after_one_draw",
+    "after_two_draws",
+    "opp_deadwood",
+    "opp_within_10",
+    "opp_within_20",
+    "turn",
+    "on_spread",
+    "on_gin_share",
+    "on_ginned_share",
+    "on_deadwood",
 )
-"""Every feature of a chance to knock (:func:`knock_features`); a parameter file is fitted
-on the first few of them (the first learned knock on the first nine)."""
-MASTER_KNOCK = "knock-kA"
+"""Every feature of a chance to knock: the first twelve from the position and the
+simulations (:func:`knock_features`), the last ten from the play-on hand's prospects and
+plausible opposing hands too (:meth:`MasterPlayer.more_knock_features`). A parameter file is
+fitted on the first few of them (the first learned knock on nine, master's on all)."""
+MASTER_KNOCK = "knock-kA-extras"
 """Master's learned knock: ``params/<MASTER_KNOCK>.json``."""
+OPPOSING_HANDS = 64
+"""Plausible opposing hands behind the opposing-deadwood features."""
 
 
 def at_even_score(k: Knowledge, estimate: KnockEstimate) -> KnockEstimate:
@@ -158,12 +173,20 @@ def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
     return x + tuple(a * b for i, a in enumerate(rest) for b in rest[i:])
 
 
-def predicted_edge(k: Knowledge, est: KnockEstimate, name: str = MASTER_KNOCK) -> float:
+def feature_count(name: str) -> int:
+    """How many of :data:`KNOCK_FEATURES` ``params/<name>.json`` was fitted on."""
+    return len(learned_params(name)[0])
+
+
+def predicted_edge(features: Sequence[float], name: str = MASTER_KNOCK) -> float:
     """The learned estimate (``params/<name>.json``) of how much playing on beats knocking
-    (utility at 0-0)."""
+    (utility at 0-0), from a chance's features (:data:`KNOCK_FEATURES`, at least as many as
+    the file was fitted on; the first of them are used)."""
     weights = knock_weights(name)
-    n = len(learned_params(name)[0])
-    x = quadratic(knock_features(k, est)[:n])
+    n = feature_count(name)
+    if len(features) < n:
+        raise ValueError(f"{name} needs {n} features, not {len(features)}")
+    x = quadratic(tuple(features[:n]))
     return sum(w * f for w, f in zip(weights, x, strict=True))
 
 
@@ -275,7 +298,56 @@ class MasterPlayer(ExpertPlayer):
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         """The learned edge of playing on at 0-0, ``estimate0`` valued there
         (:func:`predicted_edge` with the knock for this opponent)."""
-        return predicted_edge(k, estimate0, self.knock_params_for(k))
+        name = self.knock_params_for(k)
+        return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
+
+    def chance_features(
+        self, k: Knowledge, estimate: KnockEstimate, count: int = len(KNOCK_FEATURES)
+    ) -> tuple[float, ...]:
+        """The first ``count`` (at least) of a chance's :data:`KNOCK_FEATURES` (the last ten
+        only when asked for: they cost a few milliseconds)."""
+        features = knock_features(k, estimate)
+        if count <= len(features):
+            return features
+        model = self.model(k)
+        assert model is not None
+        return features + self.more_knock_features(k, estimate, model)
+
+    def more_knock_features(
+        self,
+        k: Knowledge,
+        estimate: KnockEstimate,
+        model: OpponentModel,
+        rng: random.Random | None = None,
+    ) -> tuple[float, ...]:
+        """The last ten of :data:`KNOCK_FEATURES` for a chance (``estimate`` with its
+        per-deal points): the play-on hand's expected deadwood after one and after two draws
+        (:func:`expected_after_two_draws`, as the discard search values it), the opposing
+        deadwood over :data:`OPPOSING_HANDS` plausible hands (its mean, and the share at 10
+        or less and at 20 or less), the turn, and over the knock's simulated deals the
+        spread of playing on's points and the share where playing on wins by gin (25 or
+        more) or is ginned (-25 or less); last, the deadwood that plays on. The opposing
+        hands are dealt from ``rng``, by default a source seeded by the player's seed and
+        the position (so the player's own random stream is untouched)."""
+        kept = k.hand & ~(1 << estimate.play_on)
+        draws = draw_weights(k, model.probability)
+        if rng is None:
+            rng = random.Random(f"{self.seed}/extras/{k.turn}/{k.hand}")
+        hands = model.deals(rng, OPPOSING_HANDS, self.belief_sharpness(k))
+        opposing = [deadwood_mask(opp) for opp, _ in hands]
+        on = [b for _, b in estimate.points] or [0]
+        return (
+            expected_after_draw(kept, draws) / 10,
+            expected_after_two_draws(kept, draws, k.knock_limit, self.knock_bonus) / 10,
+            sum(opposing) / len(opposing) / 10,
+            sum(d <= 10 for d in opposing) / len(opposing),
+            sum(d <= 20 for d in opposing) / len(opposing),
+            k.turn / 30,
+            statistics.pstdev(on) / 10,
+            sum(b >= 25 for b in on) / len(on),
+            sum(b <= -25 for b in on) / len(on),
+            deadwood_after_discards_mask(k.hand)[estimate.play_on] / 10,
+        )
 
     def opponent_kind(self, k: Knowledge) -> str | None:
         """With adaptation on, the opponent's style as the game's finished hands show it: a
@@ -311,7 +383,7 @@ class MasterPlayer(ExpertPlayer):
     def search_deals(self, k: Knowledge, model: OpponentModel) -> list[tuple[int, list[int]]]:
         """The deals of a searched decision, from a random source seeded by the player's seed
         and the position (so a search leaves the player's own random stream untouched)."""
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         rng = random.Random(f"{self.seed}/search/{k.turn}/{k.hand}/{k.top}/{k.taken}")
         return self.opponent_deals(k, model, rng, self.search_samples, sharpness)
 
@@ -455,7 +527,7 @@ class MasterPlayer(ExpertPlayer):
     def knock_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
         """Plausible opposing hands for choosing the knock, from a source seeded by the
         player's seed and the position (like :meth:`search_deals`)."""
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         rng = random.Random(f"{self.seed}/knock/{k.turn}/{k.hand}/{k.top}")
         deals = self.opponent_deals(k, model, rng, self.knock_samples, sharpness)
         return [opp for opp, _ in deals]

@@ -225,7 +225,7 @@ class HardPlayer(NormalPlayer):
     ) -> list[tuple[int, int]]:
         """Per simulated deal, the hand's points (this seat's side) of knocking with
         ``knock_card`` and of discarding ``play_on`` and playing on."""
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         deals = self.opponent_deals(k, model, self.rng, self.knock_samples, sharpness)
         sc = self.scoring(k)
         knock_kept = k.hand & ~(1 << knock_card)
@@ -238,6 +238,11 @@ class HardPlayer(NormalPlayer):
             )
             for opp, stock in deals
         ]
+
+    def belief_sharpness(self, k: Knowledge) -> float:
+        """How much plausible opposing hands favour low deadwood at this turn
+        (:attr:`sharpness_per_turn`, at most :attr:`max_sharpness`)."""
+        return min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
 
     def opponent_deals(
         self,

@@ -10,9 +10,12 @@ left, both choices are played from the true state:
 * playing on discards the card master would play on with and plays the rest of the hand out
   with the same players (seeded by the position, so the branch is reproducible);
 
-and the position's public estimate is kept (what master's simulations give each choice,
-with the features of :func:`ginrummy.ai.master.knock_features`). The hand then goes on as
-the player chose. Values are in master's utility at 0-0 (:func:`hand_utility`).
+and the position's public estimate is kept: every feature of
+:data:`ginrummy.ai.master.KNOCK_FEATURES` (what master's simulations give each choice, and
+the play-on hand's prospects, :meth:`~ginrummy.ai.master.MasterPlayer.more_knock_features`,
+its plausible opposing hands dealt from a source seeded ``x/<hand>/<chance>``: the seed the
+experiment that found them used). The hand then goes on as the player chose. Values are in
+master's utility at 0-0 (:func:`hand_utility`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import gzip
 import hashlib
 import json
 import math
+import random
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -124,13 +128,16 @@ FIRST = KnockSelfPlay("kA")
 RUNS = {
     run.name: run
     for run in (
-        # 15,464 knock chances; about 27 minutes on two processes
+        # 15,464 knock chances; about 30 minutes on two processes. The first learned knock
+        # was fitted on nine features; the data were made again with all of them (the first
+        # nine came out the same) for master's knock, fitted on all
         KnockRun("knock-kA", FIRST, 3000, 9, "knock-positions.jsonl.gz"),
+        KnockRun("knock-kA-extras", FIRST, 3000, len(KNOCK_FEATURES), "knock-positions.jsonl.gz"),
         KnockRun(
             "knock-vs-knocker",
             KnockSelfPlay("kS-knock", players="knock-kA", opponents=("style-knock", "baseline")),
             12000,
-            len(KNOCK_FEATURES),
+            12,
             "knock-vs-knocker.jsonl.gz",
         ),
     )
@@ -200,13 +207,25 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
             model = probe.model(k)
             assert model is not None
             est: KnockEstimate = probe.knock_estimate(k, options, model)
+            if not est.points:
+                # the estimate of a player knocking by its simulations alone keeps no
+                # per-deal points: a fresh probe (the same seed) simulates them again, on
+                # other deals than the values' (its random stream is not where the first
+                # probe's was), where master's estimate at play time uses the same deals;
+                # the features made from them are alike either way
+                again = make(f"{tag}/probe/{n}")
+                again_model = again.model(k)
+                assert again_model is not None
+                points = again.simulate_knock_points(k, est.card, est.play_on, again_model)
+                est = est._replace(points=tuple(points))
+            more = probe.more_knock_features(k, est, model, random.Random(f"x/{i}/{n}"))
             knocked = state.apply(est.ending, seat)
             branch = job.players_of(i, f"{tag}/branch/{n}")
             on = play_out(state.apply(DISCARD_TEXT[est.play_on], seat), branch)
             action = players[seat].choose(view)
             out.append(
                 KnockPosition(
-                    knock_features(k, est),
+                    knock_features(k, est) + more,
                     hand_utility(seat_points(knocked, seat)),
                     hand_utility(seat_points(on, seat)),
                     action.startswith("knock"),
@@ -295,6 +314,9 @@ def params_of(
 ) -> dict[str, Any]:
     """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``),
     fitted on the first ``features`` features."""
+    have = min((len(p.features) for p in positions), default=0)
+    if have < features:
+        raise ValueError(f"the positions have {have} features, not the {features} asked for")
     trained_on: dict[str, Any] = {"seed": job.seed, "preset": job.preset}
     if job.players != FIRST.players:
         trained_on["players"] = job.players
@@ -309,16 +331,18 @@ def params_of(
             "hands": hands,
             "positions": len(positions),
             "ridge": RIDGE,
-            "data_sha256": digest(positions),
+            "data_sha256": digest(positions, features),
         },
     }
 
 
-def digest(positions: Sequence[KnockPosition]) -> str:
-    """A SHA-256 of the positions (every number as a double): the data's identity."""
+def digest(positions: Sequence[KnockPosition], features: int = len(KNOCK_FEATURES)) -> str:
+    """A SHA-256 of the positions with their first ``features`` features (every number as a
+    double): the identity of the data a fit saw."""
     h = hashlib.sha256()
     for p in positions:
-        h.update(struct.pack(f"<{len(p.features)}dddB", *p.features, p.knock, p.on, p.chose_knock))
+        x = p.features[:features]
+        h.update(struct.pack(f"<{len(x)}dddB", *x, p.knock, p.on, p.chose_knock))
     return h.hexdigest()
 
 
