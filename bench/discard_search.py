@@ -151,7 +151,7 @@ class DiscardSearchMaster(MasterPlayer):
         ]
         if len(close) < 2:
             return best
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         rng = random.Random(f"{self.seed}/discard/{k.turn}/{k.hand}/{k.top}")
         deals = model.deals(rng, self.discard_samples, sharpness)
         sc = self.scoring(k)
@@ -175,7 +175,7 @@ class FeedCostMaster(MasterPlayer):
     def danger(self, k: Knowledge, card: int, model: OpponentModel | None) -> float:
         if model is None or k.view.phase != "discard":
             return super().danger(k, card, model)
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         rng = random.Random(f"{self.seed}/feed/{k.turn}/{k.hand}/{k.top}")
         total, count = 0.0, 0
         for opp, stock in model.deals(rng, self.feed_samples, sharpness):

@@ -44,7 +44,7 @@ class BestOfTwo(MasterPlayer):
     def simulate_knock(
         self, k: Knowledge, knock_card: int, play_on: int, model: OpponentModel
     ) -> tuple[float, float]:
-        sharpness = min(self.max_sharpness, self.sharpness_per_turn * (k.turn // 2))
+        sharpness = self.belief_sharpness(k)
         deals = self.opponent_deals(k, model, self.rng, self.knock_samples, sharpness)
         sc = self.scoring(k)
         knock_kept = k.hand & ~(1 << knock_card)
