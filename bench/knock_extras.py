@@ -10,6 +10,12 @@ on all 22. This fits the quadratic correction on one half of the hands and score
 other, both ways (utility a chance against the players' own choices, with its standard
 error), on the nine, on the first twelve, on the nine with each later feature added, and on
 all of them. The figures are in docs/ai.md ("More features for the knock").
+
+    python bench/knock_extras.py --more tests/data/knock-positions-3000.jsonl.gz
+
+asks instead what more data give: on all the features, the fit on one half alone and on that
+half with every position of ``--more`` (the run's next 3,000 hands), each scored on the other
+half, with the difference paired per chance; then the same with the two files' roles swapped.
 """
 
 from __future__ import annotations
@@ -24,29 +30,69 @@ from ginrummy.learn.knock import KnockPosition, gains_of, mean_and_error, read_d
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "knock-positions.jsonl.gz"
 
 
+def fitted_gains(
+    train: Sequence[KnockPosition],
+    test: Sequence[KnockPosition],
+    columns: Sequence[int],
+    ridge: float,
+) -> list[float]:
+    """Fitted on ``train`` (on the features ``columns``), the gain at each chance of ``test``."""
+    w = ridge_fit([tuple(p.features[c] for c in columns) for p in train], edges(train), ridge)
+    knocks = [
+        sum(a * b for a, b in zip(w, quadratic(tuple(p.features[c] for c in columns)), strict=True))
+        <= 0
+        for p in test
+    ]
+    return gains_of(test, knocks)
+
+
+def cell(mean: float, error: float) -> str:
+    return f"{mean:+.2f} ± {error:.2f}"
+
+
+def edges(data: Sequence[KnockPosition]) -> list[float]:
+    return [p.on - p.knock for p in data]
+
+
 def held_out(
     data: Sequence[KnockPosition], columns: Sequence[int], ridge: float
 ) -> list[tuple[float, float]]:
     """Fitted on one half of ``data`` (on the features ``columns``), the gain on the other:
     both ways, each as (mean, standard error)."""
     half = len(data) // 2
-    halves = (range(half), range(half, len(data)))
-    rows = [tuple(p.features[c] for c in columns) for p in data]
-    out = []
+    halves = (data[:half], data[half:])
+    return [mean_and_error(fitted_gains(halves[1 - i], halves[i], columns, ridge)) for i in (0, 1)]
+
+
+def with_more(data: Sequence[KnockPosition], more: Sequence[KnockPosition], ridge: float) -> None:
+    """Prints, for each half of ``data``, the gain of the fit on the other half alone and on
+    it with all of ``more``, and their difference paired per chance."""
+    columns = list(range(len(data[0].features)))
+    half = len(data) // 2
+    halves = (data[:half], data[half:])
     for i in (0, 1):
-        train, test = halves[1 - i], halves[i]
-        w = ridge_fit([rows[j] for j in train], [data[j].on - data[j].knock for j in train], ridge)
-        knocks = [sum(a * b for a, b in zip(w, quadratic(rows[j]), strict=True)) <= 0 for j in test]
-        out.append(mean_and_error(gains_of([data[j] for j in test], knocks)))
-    return out
+        alone = fitted_gains(halves[1 - i], halves[i], columns, ridge)
+        both = fitted_gains([*halves[1 - i], *more], halves[i], columns, ridge)
+        difference = [b - a for a, b in zip(alone, both, strict=True)]
+        cells = [cell(*mean_and_error(v)) for v in (alone, both, difference)]
+        print(f"half {i + 1}: alone {cells[0]}, with the rest {cells[1]}, difference {cells[2]}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--ridge", type=float, default=100.0)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--more", type=Path, default=None)
     args = parser.parse_args()
     data = read_data(args.data)
+    if args.more is not None:
+        more = read_data(args.more)
+        print(f"{len(data)} and {len(more)} chances; ridge {args.ridge:g}")
+        print(f"scored on {args.data.name}:")
+        with_more(data, more, args.ridge)
+        print(f"scored on {args.more.name}:")
+        with_more(more, data, args.ridge)
+        return
     width = len(data[0].features)
     print(f"{len(data)} chances, {width} features; ridge {args.ridge:g}")
     nine = list(range(9))
@@ -54,7 +100,7 @@ def main() -> None:
     rows += [(f"nine + {KNOCK_FEATURES[j]}", [*nine, j]) for j in range(12, width)]
     rows += [("nine + the last ten", [*nine, *range(12, width)]), ("all", list(range(width)))]
     for name, columns in rows:
-        cells = [f"{m:+.2f} ± {e:.2f}" for m, e in held_out(data, columns, args.ridge)]
+        cells = [cell(m, e) for m, e in held_out(data, columns, args.ridge)]
         print(f"{name:<40}" + "".join(f"{c:>16}" for c in cells), flush=True)
 
 

@@ -27,7 +27,7 @@ from ginrummy.ai.master import (
 )
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.cards import shuffled_deck
-from ginrummy.learn.knock import RUNS, KnockSelfPlay, positions_of_hand, read_data
+from ginrummy.learn.knock import RUNS, KnockSelfPlay, collect, read_data
 
 DATA = Path(__file__).parent / "data"
 CLASSIC = ginrummy.Rules.preset("classic")
@@ -118,14 +118,17 @@ def test_the_shipped_data_are_what_self_play_gives(name: str) -> None:
     the script plays for its run's first hands (so every later hand follows from the same
     code; a file made before later features were added holds the first of them)."""
     run = RUNS[name]
-    data = read_data(DATA / run.data)
-    width = len(data[0].features)
-    start = i = 0
-    while i < 3 or start < 4:
-        rows = [replace(p, features=p.features[:width]) for p in positions_of_hand((run.job, i))]
-        assert data[start : start + len(rows)] == rows, f"hand {i}"
-        start += len(rows)
-        i += 1
+    assert run.data[0][1] == 0
+    for path, first in run.data:
+        data = read_data(DATA / path)
+        width = len(data[0].features)
+        start = i = 0
+        while i < 3 or start < 4:
+            hand = collect(run.job, 1, first=first + i)
+            rows = [replace(p, features=p.features[:width]) for p in hand]
+            assert data[start : start + len(rows)] == rows, f"{path}: hand {first + i}"
+            start += len(rows)
+            i += 1
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
@@ -139,7 +142,8 @@ def test_the_shipped_weights_are_the_fit_of_the_shipped_data(name: str) -> None:
     run = RUNS[name]
     shipped = resources.files("ginrummy.ai").joinpath(f"params/{name}.json").read_text("utf-8")
     options = [] if run is MASTER else run.arguments()
-    result = CliRunner().invoke(main, ["knock", *options, "--from-data", str(DATA / run.data)])
+    data = [arg for path, _ in run.data for arg in ("--from-data", str(DATA / path))]
+    result = CliRunner().invoke(main, ["knock", *options, *data])
     assert result.exit_code == 0, result.output
     assert result.output == shipped
     recorded = json.loads(shipped)["trained_on"]

@@ -92,11 +92,20 @@ def beliefs_command(
     help="Also write the positions here (gzipped JSON lines).",
 )
 @click.option(
+    "--first-hand",
+    "first_hand",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Play the run's hands from this one on (to make its data in parts).",
+)
+@click.option(
     "--from-data",
     "from_data",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Fit positions written before instead of playing (--hands: how many hands made them).",
+    multiple=True,
+    help="Fit positions written before instead of playing (repeat for data made in parts, "
+    "in order; --hands: how many hands made them all).",
 )
 @click.option(
     "--out",
@@ -113,7 +122,8 @@ def knock_command(
     workers: int,
     cluster: str | None,
     data: Path | None,
-    from_data: Path | None,
+    first_hand: int,
+    from_data: tuple[Path, ...],
     out: Path | None,
 ) -> None:
     """Fit the learned knock (master's knock or play on) on self-play knock chances, each
@@ -125,10 +135,12 @@ def knock_command(
     if unknown:
         raise click.BadParameter(f"unknown level {unknown[0]!r}", param_hint="--opponents")
     job = knock.KnockSelfPlay(seed, players=players, opponents=levels)
-    if from_data is not None:
-        positions = knock.read_data(from_data)
+    if from_data:
+        positions = [p for path in from_data for p in knock.read_data(path)]
     else:
-        positions = knock.collect(job, hands, workers=workers, cluster=cluster, progress=True)
+        positions = knock.collect(
+            job, hands, workers=workers, cluster=cluster, progress=True, first=first_hand
+        )
     if data is not None:
         knock.write_data(positions, data)
     params = knock.params_of(job, hands, positions, features)
