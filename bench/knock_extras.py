@@ -37,7 +37,8 @@ def fitted_gains(
     ridge: float,
 ) -> list[float]:
     """Fitted on ``train`` (on the features ``columns``), the gain at each chance of ``test``."""
-    w = ridge_fit([tuple(p.features[c] for c in columns) for p in train], edges(train), ridge)
+    rows = [tuple(p.features[c] for c in columns) for p in train]
+    w = ridge_fit(rows, [p.on - p.knock for p in train], ridge)
     knocks = [
         sum(a * b for a, b in zip(w, quadratic(tuple(p.features[c] for c in columns)), strict=True))
         <= 0
@@ -50,8 +51,12 @@ def cell(mean: float, error: float) -> str:
     return f"{mean:+.2f} ± {error:.2f}"
 
 
-def edges(data: Sequence[KnockPosition]) -> list[float]:
-    return [p.on - p.knock for p in data]
+def halves(
+    data: Sequence[KnockPosition],
+) -> tuple[Sequence[KnockPosition], Sequence[KnockPosition]]:
+    """The first and the second half of ``data`` (by hands: the data are in hand order)."""
+    half = len(data) // 2
+    return data[:half], data[half:]
 
 
 def held_out(
@@ -59,20 +64,18 @@ def held_out(
 ) -> list[tuple[float, float]]:
     """Fitted on one half of ``data`` (on the features ``columns``), the gain on the other:
     both ways, each as (mean, standard error)."""
-    half = len(data) // 2
-    halves = (data[:half], data[half:])
-    return [mean_and_error(fitted_gains(halves[1 - i], halves[i], columns, ridge)) for i in (0, 1)]
+    parts = halves(data)
+    return [mean_and_error(fitted_gains(parts[1 - i], parts[i], columns, ridge)) for i in (0, 1)]
 
 
 def with_more(data: Sequence[KnockPosition], more: Sequence[KnockPosition], ridge: float) -> None:
     """Prints, for each half of ``data``, the gain of the fit on the other half alone and on
     it with all of ``more``, and their difference paired per chance."""
     columns = list(range(len(data[0].features)))
-    half = len(data) // 2
-    halves = (data[:half], data[half:])
+    parts = halves(data)
     for i in (0, 1):
-        alone = fitted_gains(halves[1 - i], halves[i], columns, ridge)
-        both = fitted_gains([*halves[1 - i], *more], halves[i], columns, ridge)
+        alone = fitted_gains(parts[1 - i], parts[i], columns, ridge)
+        both = fitted_gains([*parts[1 - i], *more], parts[i], columns, ridge)
         difference = [b - a for a, b in zip(alone, both, strict=True)]
         cells = [cell(*mean_and_error(v)) for v in (alone, both, difference)]
         print(f"half {i + 1}: alone {cells[0]}, with the rest {cells[1]}, difference {cells[2]}")
