@@ -24,7 +24,18 @@ hand itself tells, from what the opponent does in public, and what knowing would
   fixed chance ``P`` of a knocker), ``detect`` (the mix with the chance the fit of ``score``
   gives, ``--weights``).
 
-The figures are in docs/ai.md ("Telling a knocker within one hand").
+    python bench/knocker_signals.py replay --hands 6000 kA-signals.json
+    python bench/knocker_signals.py knock kA-signals.json --weights knock-signals.json
+    python bench/knocker_signals.py play master-2026-11 knock-signals --weights knock-signals.json
+
+* ``replay``: the same signals at every chance of master's knock data (the ``kA`` self-play
+  hands, replayed without their branches, so in the order of ``tests/data``'s positions).
+* ``knock``: master's learned knock fitted with the signals as eight more features (fitted on
+  one half of the hands, scored on the other, against the shipped 22); ``--weights`` writes
+  the fit on all. The variant ``knock-signals`` of ``play`` knocks by it (``--weights``).
+
+The figures are in docs/ai.md ("Telling a knocker within one hand", "The opponent's play as
+knock features").
 """
 
 from __future__ import annotations
@@ -40,12 +51,21 @@ from typing import Any, ClassVar
 
 from ginrummy.ai import TEST_LEVELS, player
 from ginrummy.ai.knowledge import Knowledge, joins_meld
-from ginrummy.ai.master import MasterPlayer, feature_count, predicted_edge
+from ginrummy.ai.master import MasterPlayer, feature_count, predicted_edge, quadratic
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import Interval, Job, deal_pairs_of, run_tasks
 from ginrummy.cards import POINTS, parse_card, shuffled_deck
 from ginrummy.engine.hand import deal
-from ginrummy.learn.knock import MAX_ACTIONS, knock_chance
+from ginrummy.learn.knock import (
+    FIRST,
+    MAX_ACTIONS,
+    KnockSelfPlay,
+    gains_of,
+    knock_chance,
+    mean_and_error,
+    read_data,
+    ridge_fit,
+)
 from ginrummy.rules import Rules
 from ginrummy.views import PlayerView
 
@@ -251,10 +271,113 @@ class Blended(MasterPlayer):
         return p * predicted_edge(x, knocker) + (1 - p) * predicted_edge(x, self.knock_params)
 
 
+# --- the signals as knock features ----------------------------------------------------------
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+KNOCK_DATA = ("knock-positions.jsonl.gz", "knock-positions-3000.jsonl.gz")
+"""Master's knock data, hands 0-2,999 and 3,000-5,999 of the ``kA`` run."""
+SCALE = (10.0, 3.0, 2.0, 3.0, 3.0, 1.0, 10.0, 3.0)
+"""The first eight :data:`SIGNALS` are divided by these as knock features (the stock is one
+already)."""
+
+
+def knock_signals(view: PlayerView) -> tuple[float, ...]:
+    return tuple(v / s for v, s in zip(signals(view), SCALE, strict=False))
+
+
+def replay_hand(task: tuple[KnockSelfPlay, int]) -> list[list[float]]:
+    """The signals at each chance of self-play hand ``i``, the hand played as the knock data's
+    (:func:`ginrummy.learn.knock.positions_of_hand`) without the branches; the stock last."""
+    job, i = task
+    tag = f"{job.seed}/hand/{i}"
+    players = job.players_of(i, tag)
+    state = deal(Rules.preset(job.preset), i % 2, shuffled_deck(tag))
+    rows = []
+    while not state.is_over and state.action_count < MAX_ACTIONS:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if seat in job.seats(i) and knock_chance(view) is not None:
+            rows.append([*knock_signals(view), view.stock_size / 31.0])
+        state = state.apply(players[seat].choose(view), seat)
+    return rows
+
+
+def replay(args: argparse.Namespace) -> None:
+    rows = [r for hand in run_tasks(replay_hand, FIRST, args.hands, args.workers) for r in hand]
+    Path(args.data).write_text(json.dumps(rows))
+    print(f"{len(rows)} chances")
+
+
+def knock(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    data = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
+    rows = json.loads(Path(args.data).read_text())
+    if len(rows) != len(data) or any(
+        abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(rows, data, strict=True)
+    ):
+        raise SystemExit("the replayed chances are not the knock data's")
+    extended = [tuple(p.features) + tuple(r[:-1]) for p, r in zip(data, rows, strict=True)]
+    target = np.array([p.on - p.knock for p in data])
+    half = len(data) // 2
+
+    def gains(width: int, linear_extra: bool) -> list[list[float]]:
+        design = np.array(
+            [quadratic(x[:width]) + (x[22:] if linear_extra else ()) for x in extended]
+        )
+        out = []
+        for train, test in (
+            (slice(0, half), slice(half, None)),
+            (slice(half, None), slice(0, half)),
+        ):
+            a = design[train]
+            penalty = np.full(a.shape[1], 100.0)
+            penalty[0] = 0.0
+            w = np.linalg.solve(a.T @ a + np.diag(penalty), a.T @ target[train])
+            out.append(gains_of(data[test], list(design[test] @ w <= 0)))
+        return out
+
+    base = gains(22, False)
+    for name, g in (
+        ("the shipped 22", base),
+        ("and the signals, linear", gains(22, True)),
+        ("quadratic on all 30", gains(30, False)),
+    ):
+        cells = []
+        for b, x in zip(base, g, strict=True):
+            m, e = mean_and_error([v - u for u, v in zip(b, x, strict=True)])
+            cells.append(f"{mean_and_error(x)[0]:+.2f} ({m:+.2f} ± {e:.2f})")
+        print(f"{name:<26} " + "   ".join(cells))
+    if args.weights:
+        w = ridge_fit(extended, list(target), 100.0)
+        Path(args.weights).write_text(json.dumps(w) + "\n")
+
+
+class KnockSignals(MasterPlayer):
+    """Master whose learned knock (not against a knocker) has the opponent's play this hand
+    (:func:`knock_signals`) as eight more features."""
+
+    level = "v-knock-signals"
+    knock_weights: ClassVar[tuple[float, ...]] = ()
+
+    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
+        if self.opponent_kind(k) is not None:
+            return super().learned_edge(k, estimate0)
+        x = self.chance_features(k, estimate0, 22)[:22] + knock_signals(k.view)
+        return sum(w * v for w, v in zip(self.knock_weights, quadratic(x), strict=True))
+
+
 def variant(name: str, weights: Sequence[float]) -> str:
     """Register the variant ``name`` as a test level; its level name."""
     if name == "master":
         return name
+    if name == "knock-signals":
+        if not weights:
+            raise SystemExit("knock-signals needs --weights (from knock)")
+        KnockSignals.knock_weights = tuple(weights)
+        TEST_LEVELS[KnockSignals.level] = KnockSignals
+        return KnockSignals.level
     if name == "told-knocker":
         prior = 1.0
     elif name.startswith("prior-"):
@@ -312,8 +435,17 @@ def main() -> None:
     p.add_argument("--seed", default="strength-2026")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--weights", default=None)
+    r = commands.add_parser("replay")
+    r.add_argument("data")
+    r.add_argument("--hands", type=int, default=6000)
+    r.add_argument("--workers", type=int, default=2)
+    kn = commands.add_parser("knock")
+    kn.add_argument("data")
+    kn.add_argument("--weights", default=None, help="write the fit on all the data here")
     args = parser.parse_args()
-    {"collect": collect, "score": score, "play": play}[args.command](args)
+    commands_by_name = {"collect": collect, "score": score, "play": play, "replay": replay}
+    commands_by_name["knock"] = knock
+    commands_by_name[args.command](args)
 
 
 if __name__ == "__main__":
