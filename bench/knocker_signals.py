@@ -282,6 +282,7 @@ already)."""
 
 
 def knock_signals(view: PlayerView) -> tuple[float, ...]:
+    """The first eight :data:`SIGNALS` of ``view``'s opponent, scaled as knock features."""
     return tuple(v / s for v, s in zip(signals(view), SCALE, strict=False))
 
 
