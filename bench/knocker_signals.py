@@ -45,20 +45,28 @@ import gzip
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ginrummy.ai import TEST_LEVELS, player
+from ginrummy.ai.base import Player
 from ginrummy.ai.knowledge import Knowledge, joins_meld
-from ginrummy.ai.master import MasterPlayer, feature_count, predicted_edge, quadratic
+from ginrummy.ai.master import (
+    KNOCK_FEATURES,
+    MasterPlayer,
+    feature_count,
+    predicted_edge,
+    quadratic,
+)
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import Interval, Job, deal_pairs_of, run_tasks
 from ginrummy.cards import POINTS, parse_card, shuffled_deck
-from ginrummy.engine.hand import deal
+from ginrummy.engine.hand import HandState, deal
 from ginrummy.learn.knock import (
     FIRST,
     MAX_ACTIONS,
+    RIDGE,
     KnockSelfPlay,
     gains_of,
     knock_chance,
@@ -141,6 +149,25 @@ def knocker_chance(weights: Sequence[float], x: Sequence[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def rows_at_chances(
+    state: HandState,
+    players: Mapping[int, Player],
+    seats: Sequence[int],
+    row: Callable[[PlayerView], list[float]],
+) -> list[list[float]]:
+    """The hand played to its end (or :data:`MAX_ACTIONS`); ``row`` of the view at every
+    chance to knock (:func:`knock_chance`) of ``seats``."""
+    rows = []
+    while not state.is_over and state.action_count < MAX_ACTIONS:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if seat in seats and knock_chance(view) is not None:
+            rows.append(row(view))
+        state = state.apply(players[seat].choose(view), seat)
+    return rows
+
+
 # --- collect ---------------------------------------------------------------------------------
 
 
@@ -150,15 +177,7 @@ def signals_of_hand(task: tuple[tuple[str, str], int]) -> list[list[float]]:
     me = i % 2
     players = {me: player("master", f"{tag}/m"), 1 - me: player(opponent, f"{tag}/o")}
     state = deal(Rules.preset("classic"), i // 2 % 2, shuffled_deck(tag))
-    rows = []
-    while not state.is_over and state.action_count < MAX_ACTIONS:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        if seat == me and knock_chance(view) is not None:
-            rows.append(list(signals(view)))
-        state = state.apply(players[seat].choose(view), seat)
-    return rows
+    return rows_at_chances(state, players, (me,), lambda view: list(signals(view)))
 
 
 def collect(args: argparse.Namespace) -> None:
@@ -209,12 +228,10 @@ def score(args: argparse.Namespace) -> None:
                     who.append(opponent)
         return np.array(xs), np.array(ys), who
 
-    fits = []
     for first in (True, False):
         x, y, _ = rows(first)
         tx, ty, who = rows(not first)
         w = logistic_fit(x, y)
-        fits.append(w)
         p = np.clip(1.0 / (1.0 + np.exp(-(tx @ w))), 1e-9, 1 - 1e-9)
         loss = -np.mean(ty * np.log(p) + (1 - ty) * np.log(1 - p))
         rate = y.mean()
@@ -283,7 +300,7 @@ already)."""
 
 def knock_signals(view: PlayerView) -> tuple[float, ...]:
     """The first eight :data:`SIGNALS` of ``view``'s opponent, scaled as knock features."""
-    return tuple(v / s for v, s in zip(signals(view), SCALE, strict=False))
+    return tuple(v / s for v, s in zip(signals(view)[: len(SCALE)], SCALE, strict=True))
 
 
 def replay_hand(task: tuple[KnockSelfPlay, int]) -> list[list[float]]:
@@ -291,17 +308,13 @@ def replay_hand(task: tuple[KnockSelfPlay, int]) -> list[list[float]]:
     (:func:`ginrummy.learn.knock.positions_of_hand`) without the branches; the stock last."""
     job, i = task
     tag = f"{job.seed}/hand/{i}"
-    players = job.players_of(i, tag)
     state = deal(Rules.preset(job.preset), i % 2, shuffled_deck(tag))
-    rows = []
-    while not state.is_over and state.action_count < MAX_ACTIONS:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        if seat in job.seats(i) and knock_chance(view) is not None:
-            rows.append([*knock_signals(view), view.stock_size / 31.0])
-        state = state.apply(players[seat].choose(view), seat)
-    return rows
+    return rows_at_chances(
+        state,
+        job.players_of(i, tag),
+        job.seats(i),
+        lambda view: [*knock_signals(view), view.stock_size / 31.0],
+    )
 
 
 def replay(args: argparse.Namespace) -> None:
@@ -311,8 +324,6 @@ def replay(args: argparse.Namespace) -> None:
 
 
 def knock(args: argparse.Namespace) -> None:
-    import numpy as np
-
     data = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
     rows = json.loads(Path(args.data).read_text())
     if len(rows) != len(data) or any(
@@ -320,30 +331,29 @@ def knock(args: argparse.Namespace) -> None:
     ):
         raise SystemExit("the replayed chances are not the knock data's")
     extended = [tuple(p.features) + tuple(r[:-1]) for p, r in zip(data, rows, strict=True)]
-    target = np.array([p.on - p.knock for p in data])
+    target = [p.on - p.knock for p in data]
     half = len(data) // 2
+    shipped = len(KNOCK_FEATURES)
 
-    def gains(width: int, linear_extra: bool) -> list[list[float]]:
-        design = np.array(
-            [quadratic(x[:width]) + (x[22:] if linear_extra else ()) for x in extended]
-        )
+    def gains(design: list[tuple[float, ...]]) -> list[list[float]]:
+        """Fitted (no further products) on one half of the hands, the gains on the other,
+        both ways."""
         out = []
-        for train, test in (
-            (slice(0, half), slice(half, None)),
-            (slice(half, None), slice(0, half)),
-        ):
-            a = design[train]
-            penalty = np.full(a.shape[1], 100.0)
-            penalty[0] = 0.0
-            w = np.linalg.solve(a.T @ a + np.diag(penalty), a.T @ target[train])
-            out.append(gains_of(data[test], list(design[test] @ w <= 0)))
+        halves = (slice(0, half), slice(half, None))
+        for train, test in (halves, halves[::-1]):
+            w = ridge_fit(design[train], target[train], RIDGE, products=False)
+            knocks = [sum(a * b for a, b in zip(w, x, strict=True)) <= 0 for x in design[test]]
+            out.append(gains_of(data[test], knocks))
         return out
 
-    base = gains(22, False)
+    base = gains([quadratic(x[:shipped]) for x in extended])
     for name, g in (
         ("the shipped 22", base),
-        ("and the signals, linear", gains(22, True)),
-        ("quadratic on all 30", gains(30, False)),
+        (
+            "and the signals, linear",
+            gains([quadratic(x[:shipped]) + x[shipped:] for x in extended]),
+        ),
+        ("quadratic on all 30", gains([quadratic(x) for x in extended])),
     ):
         cells = []
         for b, x in zip(base, g, strict=True):
@@ -351,7 +361,7 @@ def knock(args: argparse.Namespace) -> None:
             cells.append(f"{mean_and_error(x)[0]:+.2f} ({m:+.2f} ± {e:.2f})")
         print(f"{name:<26} " + "   ".join(cells))
     if args.weights:
-        w = ridge_fit(extended, list(target), 100.0)
+        w = ridge_fit(extended, target, RIDGE)
         Path(args.weights).write_text(json.dumps(w) + "\n")
 
 
@@ -365,7 +375,7 @@ class KnockSignals(MasterPlayer):
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         if self.opponent_kind(k) is not None:
             return super().learned_edge(k, estimate0)
-        x = self.chance_features(k, estimate0, 22)[:22] + knock_signals(k.view)
+        x = self.chance_features(k, estimate0) + knock_signals(k.view)
         return sum(w * v for w, v in zip(self.knock_weights, quadratic(x), strict=True))
 
 
@@ -444,9 +454,8 @@ def main() -> None:
     kn.add_argument("data")
     kn.add_argument("--weights", default=None, help="write the fit on all the data here")
     args = parser.parse_args()
-    commands_by_name = {"collect": collect, "score": score, "play": play, "replay": replay}
-    commands_by_name["knock"] = knock
-    commands_by_name[args.command](args)
+    run = {"collect": collect, "score": score, "play": play, "replay": replay, "knock": knock}
+    run[args.command](args)
 
 
 if __name__ == "__main__":
