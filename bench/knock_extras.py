@@ -5,11 +5,13 @@
 The learned knocks are fitted on the 15,464 chances of the ``kA`` self-play run (shipped in
 ``tests/data/knock-positions.jsonl.gz`` with every feature of
 :data:`ginrummy.ai.master.KNOCK_FEATURES` and both choices' true values): the first learned
-knock (``params/knock-kA.json``) on the first nine, master's (``params/knock-kA-extras.json``)
-on all 22. This fits the quadratic correction on one half of the hands and scores it on the
-other, both ways (utility a chance against the players' own choices, with its standard
-error), on the nine, on the first twelve, on the nine with each later feature added, and on
-all of them. The figures are in docs/ai.md ("More features for the knock").
+knock (``params/knock-kA.json``) on the first nine, master's of 2026-12-03
+(``params/knock-kA-extras.json``) on the first 22 (``--width``; the last eight, the
+opponent's play, are ``bench/knocker_signals.py knock``'s). This fits the quadratic correction
+on one half of the hands and scores it on the other, both ways (utility a chance against the
+players' own choices, with its standard error), on the nine, on the first twelve, on the nine
+with each later feature added, and on all of them. The figures are in docs/ai.md ("More
+features for the knock").
 
     python bench/knock_extras.py --more tests/data/knock-positions-3000.jsonl.gz
 
@@ -68,10 +70,13 @@ def held_out(
     return [mean_and_error(fitted_gains(parts[1 - i], parts[i], columns, ridge)) for i in (0, 1)]
 
 
-def with_more(data: Sequence[KnockPosition], more: Sequence[KnockPosition], ridge: float) -> None:
+def with_more(
+    data: Sequence[KnockPosition], more: Sequence[KnockPosition], width: int, ridge: float
+) -> None:
     """Prints, for each half of ``data``, the gain of the fit on the other half alone and on
-    it with all of ``more``, and their difference paired per chance."""
-    columns = list(range(len(data[0].features)))
+    it with all of ``more`` (on the first ``width`` features), and their difference paired per
+    chance."""
+    columns = list(range(width))
     parts = halves(data)
     for i in (0, 1):
         alone = fitted_gains(parts[1 - i], parts[i], columns, ridge)
@@ -86,17 +91,18 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=100.0)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--more", type=Path, default=None)
+    parser.add_argument("--width", type=int, default=22, help="use the first this many features")
     args = parser.parse_args()
     data = read_data(args.data)
+    width = min(args.width, len(data[0].features))
     if args.more is not None:
         more = read_data(args.more)
         print(f"{len(data)} and {len(more)} chances; ridge {args.ridge:g}")
         print(f"scored on {args.data.name}:")
-        with_more(data, more, args.ridge)
+        with_more(data, more, width, args.ridge)
         print(f"scored on {args.more.name}:")
-        with_more(more, data, args.ridge)
+        with_more(more, data, width, args.ridge)
         return
-    width = len(data[0].features)
     print(f"{len(data)} chances, {width} features; ridge {args.ridge:g}")
     nine = list(range(9))
     rows = [("nine features (the first learned knock)", nine), ("twelve features", list(range(12)))]

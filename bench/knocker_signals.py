@@ -25,14 +25,22 @@ hand itself tells, from what the opponent does in public, and what knowing would
   gives, ``--weights``).
 
     python bench/knocker_signals.py replay --hands 6000 kA-signals.json
-    python bench/knocker_signals.py knock kA-signals.json --weights knock-signals.json
-    python bench/knocker_signals.py play master-2026-11 knock-signals --weights knock-signals.json
+    python bench/knocker_signals.py extend kA-signals.json
+    python bench/knocker_signals.py knock
+    python bench/knocker_signals.py play master-2026-11 before --deals 2000
+    python bench/knocker_signals.py pooled kS-knock.jsonl.gz --weights pooled.json
 
 * ``replay``: the same signals at every chance of master's knock data (the ``kA`` self-play
   hands, replayed without their branches, so in the order of ``tests/data``'s positions).
-* ``knock``: master's learned knock fitted with the signals as eight more features (fitted on
-  one half of the hands, scored on the other, against the shipped 22); ``--weights`` writes
-  the fit on all. The variant ``knock-signals`` of ``play`` knocks by it (``--weights``).
+* ``extend``: those data with the replayed signals as their last eight features, in place
+  (how the shipped files got them: what ``python -m ginrummy.learn knock`` writes, without
+  playing the branches again).
+* ``knock``: master's learned knock fitted on the first 22 features, with the signals as
+  linear terms, and quadratic on all 30 (fitted on one half of the hands, scored on the other).
+* ``play ... before``: master against the master of 2026-12-03 (no signals), paired per deal.
+* ``pooled``: the knock fitted on the self-play chances and on chances against knockers
+  (``python -m ginrummy.learn knock --seed kS-knock ... --data``, with all 30 features)
+  together, scored on each population's other half; ``play ... pooled --weights`` plays it.
 
 The figures are in docs/ai.md ("Telling a knocker within one hand", "The opponent's play as
 knock features").
@@ -46,12 +54,13 @@ import json
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ginrummy.ai import TEST_LEVELS, player
 from ginrummy.ai.base import Player
-from ginrummy.ai.knowledge import Knowledge, joins_meld
+from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import (
     KNOCK_FEATURES,
     MasterPlayer,
@@ -59,82 +68,37 @@ from ginrummy.ai.master import (
     predicted_edge,
     quadratic,
 )
+from ginrummy.ai.signals import OPPONENT_PLAY, knock_signals, opponent_play
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import Interval, Job, deal_pairs_of, run_tasks
-from ginrummy.cards import POINTS, parse_card, shuffled_deck
+from ginrummy.cards import shuffled_deck
 from ginrummy.engine.hand import HandState, deal
 from ginrummy.learn.knock import (
     FIRST,
     MAX_ACTIONS,
     RIDGE,
+    KnockPosition,
     KnockSelfPlay,
     gains_of,
     knock_chance,
     mean_and_error,
     read_data,
     ridge_fit,
+    write_data,
 )
 from ginrummy.rules import Rules
 from ginrummy.views import PlayerView
 
 OPPONENTS = ("baseline", "style-knock", "master", "master-2026-11", "expert")
 KNOCKERS = ("baseline", "style-knock")
-SIGNALS = (
-    "turns",
-    "takes",
-    "low_takes",
-    "low_discards",
-    "rises",
-    "took_then_threw",
-    "discard_points",
-    "feeds",
-    "stock",
-)
-"""What :func:`signals` measures of the opponent's play this hand: its discards so far, its
-draws from the pile, those of 4 points or less, its discards of 5 points or less, discards of
-more points than its previous one, cards it took from the pile and threw later, the mean
-points of its discards, its discards that would join a meld of this seat's hand, and the
-stock left."""
+SIGNALS = (*OPPONENT_PLAY, "stock")
+"""What :func:`signals` measures of the opponent's play this hand
+(:data:`ginrummy.ai.signals.OPPONENT_PLAY`), and the stock left."""
 
 
 def signals(view: PlayerView) -> tuple[float, ...]:
-    """:data:`SIGNALS` of ``view``'s opponent, from the public history of this hand (and the
-    seat's own hand, for ``feeds``)."""
-    seat = view.seat
-    mine = Knowledge(view).hand
-    turns = takes = low_takes = low_discards = rises = threw_taken = feeds = points = 0
-    taken: set[int] = set()
-    last = -1
-    for event in view.history:
-        if event.seat == seat:
-            continue
-        kind, _, named = event.action.partition(" ")
-        if event.card is not None and kind in ("take", "pile"):
-            card = int(event.card)
-            takes += 1
-            taken.add(card)
-            low_takes += POINTS[card % 13] <= 4
-        elif kind == "discard":
-            card = int(parse_card(named))
-            p = POINTS[card % 13]
-            turns += 1
-            points += p
-            rises += 0 <= last < p
-            last = p
-            low_discards += p <= 5
-            threw_taken += card in taken
-            feeds += joins_meld(card, mine)
-    return (
-        float(turns),
-        float(takes),
-        float(low_takes),
-        float(low_discards),
-        float(rises),
-        float(threw_taken),
-        points / max(1, turns),
-        float(feeds),
-        float(view.stock_size),
-    )
+    """:data:`SIGNALS` of ``view``'s opponent."""
+    return (*opponent_play(view), float(view.stock_size))
 
 
 def design(x: Sequence[float]) -> list[float]:
@@ -293,14 +257,8 @@ class Blended(MasterPlayer):
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 KNOCK_DATA = ("knock-positions.jsonl.gz", "knock-positions-3000.jsonl.gz")
 """Master's knock data, hands 0-2,999 and 3,000-5,999 of the ``kA`` run."""
-SCALE = (10.0, 3.0, 2.0, 3.0, 3.0, 1.0, 10.0, 3.0)
-"""The first eight :data:`SIGNALS` are divided by these as knock features (the stock is one
-already)."""
-
-
-def knock_signals(view: PlayerView) -> tuple[float, ...]:
-    """The first eight :data:`SIGNALS` of ``view``'s opponent, scaled as knock features."""
-    return tuple(v / s for v, s in zip(signals(view)[: len(SCALE)], SCALE, strict=True))
+BEFORE = 22
+"""The knock features before the opponent's play (master's knock of 2026-12-03 has them)."""
 
 
 def replay_hand(task: tuple[KnockSelfPlay, int]) -> list[list[float]]:
@@ -323,17 +281,38 @@ def replay(args: argparse.Namespace) -> None:
     print(f"{len(rows)} chances")
 
 
+def extend(args: argparse.Namespace) -> None:
+    """Master's knock data with the replayed signals as their last eight features, in place
+    (what ``python -m ginrummy.learn knock`` writes, in a quarter of the time: it plays no
+    branches; tests/test_ai_learned_knock.py checks the head of each file against it)."""
+    rows = json.loads(Path(args.data).read_text())
+    at = 0
+    for name in KNOCK_DATA:
+        data = read_data(DATA / name)
+        part = rows[at : at + len(data)]
+        at += len(data)
+        if len(part) != len(data) or any(
+            abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(part, data, strict=True)
+        ):
+            raise SystemExit(f"the replayed chances are not those of {name}")
+        write_data(
+            [
+                replace(p, features=p.features[:BEFORE] + tuple(r[:-1]))
+                for p, r in zip(data, part, strict=True)
+            ],
+            DATA / name,
+        )
+        print(f"{name}: {len(data)} chances")
+    if at != len(rows):
+        raise SystemExit("more replayed chances than the data hold")
+
+
 def knock(args: argparse.Namespace) -> None:
     data = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
-    rows = json.loads(Path(args.data).read_text())
-    if len(rows) != len(data) or any(
-        abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(rows, data, strict=True)
-    ):
-        raise SystemExit("the replayed chances are not the knock data's")
-    extended = [tuple(p.features) + tuple(r[:-1]) for p, r in zip(data, rows, strict=True)]
+    if len(data[0].features) < len(KNOCK_FEATURES):
+        raise SystemExit("the data have no signals yet: replay, then extend")
     target = [p.on - p.knock for p in data]
     half = len(data) // 2
-    shipped = len(KNOCK_FEATURES)
 
     def gains(design: list[tuple[float, ...]]) -> list[list[float]]:
         """Fitted (no further products) on one half of the hands, the gains on the other,
@@ -346,49 +325,97 @@ def knock(args: argparse.Namespace) -> None:
             out.append(gains_of(data[test], knocks))
         return out
 
-    base = gains([quadratic(x[:shipped]) for x in extended])
+    features = [p.features for p in data]
+    base = gains([quadratic(x[:BEFORE]) for x in features])
     for name, g in (
-        ("the shipped 22", base),
-        (
-            "and the signals, linear",
-            gains([quadratic(x[:shipped]) + x[shipped:] for x in extended]),
-        ),
-        ("quadratic on all 30", gains([quadratic(x) for x in extended])),
+        ("the 22 before", base),
+        ("and the signals, linear", gains([quadratic(x[:BEFORE]) + x[BEFORE:] for x in features])),
+        ("quadratic on all 30", gains([quadratic(x) for x in features])),
     ):
         cells = []
         for b, x in zip(base, g, strict=True):
             m, e = mean_and_error([v - u for u, v in zip(b, x, strict=True)])
             cells.append(f"{mean_and_error(x)[0]:+.2f} ({m:+.2f} ± {e:.2f})")
         print(f"{name:<26} " + "   ".join(cells))
+
+
+def pooled(args: argparse.Namespace) -> None:
+    """Master's knock fitted on its self-play chances and on chances against knockers
+    together (those weighted by each of ``--shares``), scored on each population's other
+    half."""
+    import numpy as np
+
+    ka = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
+    ks = read_data(Path(args.knockers))
+    width = len(KNOCK_FEATURES)
+    if min(len(ka[0].features), len(ks[0].features)) < width:
+        raise SystemExit(f"both data need all {width} features")
+
+    def halves(data: list[KnockPosition]) -> tuple[list[KnockPosition], list[KnockPosition]]:
+        return data[: len(data) // 2], data[len(data) // 2 :]
+
+    def fit(parts: list[tuple[list[KnockPosition], float]]) -> Any:
+        x = np.array([quadratic(p.features[:width]) for ps, _ in parts for p in ps])
+        y = np.array([p.on - p.knock for ps, _ in parts for p in ps])
+        root = np.sqrt(np.array([w for ps, w in parts for _ in ps]))
+        return ridge_fit((x * root[:, None]).tolist(), (y * root).tolist(), RIDGE, products=False)
+
+    def scored(w: Any, test: list[KnockPosition]) -> str:
+        knocks = [
+            sum(a * b for a, b in zip(w, quadratic(p.features[:width]), strict=True)) <= 0
+            for p in test
+        ]
+        return "{:+.2f} ± {:.2f}".format(*mean_and_error(gains_of(test, knocks)))
+
+    a, k = halves(ka), halves(ks)
+    print(f"{len(ka)} self-play chances, {len(ks)} against knockers; scored on the other half")
+    for share in args.shares:
+        cells = []
+        for i in (0, 1):
+            w = fit([(a[1 - i], 1.0), (k[1 - i], share)])
+            cells += [scored(w, a[i]), scored(w, k[i])]
+        print(
+            f"share {share:g}: self-play {cells[0]} / {cells[2]}, knockers {cells[1]} / {cells[3]}"
+        )
     if args.weights:
-        w = ridge_fit(extended, target, RIDGE)
-        Path(args.weights).write_text(json.dumps(w) + "\n")
+        w = fit([(ka, 1.0), (ks, args.shares[-1])])
+        Path(args.weights).write_text(json.dumps(list(w)) + "\n")
 
 
-class KnockSignals(MasterPlayer):
-    """Master whose learned knock (not against a knocker) has the opponent's play this hand
-    (:func:`knock_signals`) as eight more features."""
+class Pooled(MasterPlayer):
+    """Master whose learned knock (before a game shows a knocker) has the weights of
+    ``pooled --weights``."""
 
-    level = "v-knock-signals"
+    level = "v-pooled"
     knock_weights: ClassVar[tuple[float, ...]] = ()
 
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         if self.opponent_kind(k) is not None:
             return super().learned_edge(k, estimate0)
-        x = self.chance_features(k, estimate0) + knock_signals(k.view)
-        return sum(w * v for w, v in zip(self.knock_weights, quadratic(x), strict=True))
+        x = quadratic(self.chance_features(k, estimate0, len(KNOCK_FEATURES)))
+        return sum(w * v for w, v in zip(self.knock_weights, x, strict=True))
+
+
+class Before(MasterPlayer):
+    """Master with its knock of 2026-12-03 (22 features, no signals)."""
+
+    level = "v-before"
+    knock_params = "knock-kA-extras"
 
 
 def variant(name: str, weights: Sequence[float]) -> str:
     """Register the variant ``name`` as a test level; its level name."""
     if name == "master":
         return name
-    if name == "knock-signals":
+    if name == "pooled":
         if not weights:
-            raise SystemExit("knock-signals needs --weights (from knock)")
-        KnockSignals.knock_weights = tuple(weights)
-        TEST_LEVELS[KnockSignals.level] = KnockSignals
-        return KnockSignals.level
+            raise SystemExit("pooled needs --weights (from pooled)")
+        Pooled.knock_weights = tuple(weights)
+        TEST_LEVELS[Pooled.level] = Pooled
+        return Pooled.level
+    if name == "before":
+        TEST_LEVELS[Before.level] = Before
+        return Before.level
     if name == "told-knocker":
         prior = 1.0
     elif name.startswith("prior-"):
@@ -450,11 +477,23 @@ def main() -> None:
     r.add_argument("data")
     r.add_argument("--hands", type=int, default=6000)
     r.add_argument("--workers", type=int, default=2)
-    kn = commands.add_parser("knock")
-    kn.add_argument("data")
-    kn.add_argument("--weights", default=None, help="write the fit on all the data here")
+    e = commands.add_parser("extend")
+    e.add_argument("data")
+    commands.add_parser("knock")
+    po = commands.add_parser("pooled")
+    po.add_argument("knockers", help="knock data against knockers with all the features")
+    po.add_argument("--shares", type=float, nargs="+", default=[0.0, 0.5, 1.0])
+    po.add_argument("--weights", default=None, help="write the fit on all (the last share)")
     args = parser.parse_args()
-    run = {"collect": collect, "score": score, "play": play, "replay": replay, "knock": knock}
+    run = {
+        "collect": collect,
+        "score": score,
+        "play": play,
+        "replay": replay,
+        "extend": extend,
+        "knock": knock,
+        "pooled": pooled,
+    }
     run[args.command](args)
 
 

@@ -25,6 +25,7 @@ from ginrummy.ai.master import (
     predicted_edge,
     quadratic,
 )
+from ginrummy.ai.signals import knock_signals
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.cards import shuffled_deck
 from ginrummy.learn.knock import RUNS, KnockSelfPlay, collect, read_data
@@ -109,6 +110,8 @@ def test_master_knocks_by_the_learned_edge() -> None:
         on = [b for _, b in est.points]
         assert named["on_gin_share"] == sum(b >= 25 for b in on) / len(on)
         assert named["on_spread"] == pytest.approx(statistics.pstdev(on) / 10)
+        # the last eight: the opponent's public play this hand
+        assert x[-8:] == knock_signals(k.view) and named["opp_turns"] > 0
     assert knocked and played_on
 
 

@@ -20,6 +20,7 @@ from .base import end_action
 from .beliefs import LearnedOpponentModel
 from .evaluate import OpponentModel, draw_weights, expected_after_draw, expected_after_two_draws
 from .knowledge import Knowledge
+from .signals import knock_signals
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer, KnockEstimate
 
@@ -99,12 +100,21 @@ KNOCK_FEATURES = (
     "on_gin_share",
     "on_ginned_share",
     "on_deadwood",
+    "opp_turns",
+    "opp_takes",
+    "opp_low_takes",
+    "opp_low_discards",
+    "opp_rises",
+    "opp_took_then_threw",
+    "opp_discard_points",
+    "opp_feeds",
 )
 """Every feature of a chance to knock: the first twelve from the position and the
-simulations (:func:`knock_features`), the last ten from the play-on hand's prospects and
-plausible opposing hands too (:meth:`MasterPlayer.more_knock_features`). A parameter file is
+simulations (:func:`knock_features`), the next ten from the play-on hand's prospects and
+plausible opposing hands too (:meth:`MasterPlayer.more_knock_features`), the last eight from
+the opponent's public play this hand (:func:`.signals.knock_signals`). A parameter file is
 fitted on the first few of them (the first learned knock on nine, master's on all)."""
-MASTER_KNOCK = "knock-kA-extras"
+MASTER_KNOCK = "knock-kA-signals"
 """Master's learned knock: ``params/<MASTER_KNOCK>.json``."""
 OPPOSING_HANDS = 64
 """Plausible opposing hands behind the opposing-deadwood features."""
@@ -304,14 +314,17 @@ class MasterPlayer(ExpertPlayer):
     def chance_features(
         self, k: Knowledge, estimate: KnockEstimate, count: int = len(KNOCK_FEATURES)
     ) -> tuple[float, ...]:
-        """The first ``count`` (at least) of a chance's :data:`KNOCK_FEATURES` (the last ten
-        only when asked for: they cost a few milliseconds)."""
+        """The first ``count`` (at least) of a chance's :data:`KNOCK_FEATURES` (the ten of
+        :meth:`more_knock_features` only when asked for: they cost a few milliseconds)."""
         features = knock_features(k, estimate)
         if count <= len(features):
             return features
         model = self.model(k)
         assert model is not None
-        return features + self.more_knock_features(k, estimate, model)
+        features += self.more_knock_features(k, estimate, model)
+        if count <= len(features):
+            return features
+        return features + knock_signals(k.view)
 
     def more_knock_features(
         self,
@@ -320,15 +333,15 @@ class MasterPlayer(ExpertPlayer):
         model: OpponentModel,
         rng: random.Random | None = None,
     ) -> tuple[float, ...]:
-        """The last ten of :data:`KNOCK_FEATURES` for a chance (``estimate`` with its
-        per-deal points): the play-on hand's expected deadwood after one and after two draws
-        (:func:`expected_after_two_draws`, as the discard search values it), the opposing
-        deadwood over :data:`OPPOSING_HANDS` plausible hands (its mean, and the share at 10
-        or less and at 20 or less), the turn, and over the knock's simulated deals the
-        spread of playing on's points and the share where playing on wins by gin (25 or
-        more) or is ginned (-25 or less); last, the deadwood that plays on. The opposing
-        hands are dealt from ``rng``, by default a source seeded by the player's seed and
-        the position (so the player's own random stream is untouched)."""
+        """The ten of :data:`KNOCK_FEATURES` after the first twelve for a chance
+        (``estimate`` with its per-deal points): the play-on hand's expected deadwood after
+        one and after two draws (:func:`expected_after_two_draws`, as the discard search
+        values it), the opposing deadwood over :data:`OPPOSING_HANDS` plausible hands (its
+        mean, and the share at 10 or less and at 20 or less), the turn, and over the knock's
+        simulated deals the spread of playing on's points and the share where playing on wins
+        by gin (25 or more) or is ginned (-25 or less); last, the deadwood that plays on. The
+        opposing hands are dealt from ``rng``, by default a source seeded by the player's seed
+        and the position (so the player's own random stream is untouched)."""
         kept = k.hand & ~(1 << estimate.play_on)
         draws = draw_weights(k, model.probability)
         if rng is None:

@@ -36,6 +36,7 @@ from ..ai import player
 from ..ai.base import Player, can_end, discard_options
 from ..ai.knowledge import Knowledge
 from ..ai.master import KNOCK_FEATURES, MasterPlayer, game_utility, knock_features, quadratic
+from ..ai.signals import knock_signals
 from ..ai.strong import KnockEstimate
 from ..ai.styles import MasterKnockKA
 from ..arena import run_tasks
@@ -126,21 +127,20 @@ class KnockRun:
 
 FIRST = KnockSelfPlay("kA")
 """The first run (master's knock by its simulations alone)."""
+KA_DATA = (("knock-positions.jsonl.gz", 0), ("knock-positions-3000.jsonl.gz", 3000))
+"""The first run's positions, in two parts of 3,000 hands."""
 RUNS = {
     run.name: run
     for run in (
         # 15,464 knock chances in the first 3,000 hands; about 30 minutes on two processes.
         # The first learned knock was fitted on nine features; the data were made again with
-        # all of them (the first nine came out the same), and 3,000 hands more (15,275
-        # chances, 38 minutes), for master's knock, fitted on all 22 of 30,739 chances
+        # 22 (the first nine came out the same), and 3,000 hands more (15,275 chances, 38
+        # minutes), for master's knock of 2026-12-03, fitted on 22 of 30,739 chances; then
+        # with the opponent's play as eight more (the first 22 the same), for master's knock,
+        # fitted on all 30
         KnockRun("knock-kA", FIRST, 3000, 9, (("knock-positions.jsonl.gz", 0),)),
-        KnockRun(
-            "knock-kA-extras",
-            FIRST,
-            6000,
-            len(KNOCK_FEATURES),
-            (("knock-positions.jsonl.gz", 0), ("knock-positions-3000.jsonl.gz", 3000)),
-        ),
+        KnockRun("knock-kA-extras", FIRST, 6000, 22, KA_DATA),
+        KnockRun("knock-kA-signals", FIRST, 6000, len(KNOCK_FEATURES), KA_DATA),
         KnockRun(
             "knock-vs-knocker",
             KnockSelfPlay("kS-knock", players="knock-kA", opponents=("style-knock", "baseline")),
@@ -233,7 +233,7 @@ def positions_of_hand(task: tuple[KnockSelfPlay, int]) -> list[KnockPosition]:
             action = players[seat].choose(view)
             out.append(
                 KnockPosition(
-                    knock_features(k, est) + more,
+                    knock_features(k, est) + more + knock_signals(view),
                     hand_utility(seat_points(knocked, seat)),
                     hand_utility(seat_points(on, seat)),
                     action.startswith("knock"),
