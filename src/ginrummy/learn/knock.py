@@ -14,8 +14,9 @@ and the position's public estimate is kept: every feature of
 :data:`ginrummy.ai.master.KNOCK_FEATURES` (what master's simulations give each choice, and
 the play-on hand's prospects, :meth:`~ginrummy.ai.master.MasterPlayer.more_knock_features`,
 its plausible opposing hands dealt from a source seeded ``x/<hand>/<chance>``: the seed the
-experiment that found them used). The hand then goes on as the player chose. Values are in
-master's utility at 0-0 (:func:`hand_utility`).
+experiment that found them used; and the opponent's public play this hand,
+:func:`ginrummy.ai.signals.knock_signals`). The hand then goes on as the player chose.
+Values are in master's utility at 0-0 (:func:`hand_utility`).
 """
 
 from __future__ import annotations
