@@ -40,7 +40,8 @@ hand itself tells, from what the opponent does in public, and what knowing would
 * ``play ... before``: master against the master of 2026-12-03 (no signals), paired per deal.
 * ``pooled``: the knock fitted on the self-play chances and on chances against knockers
   (``python -m ginrummy.learn knock --seed kS-knock ... --data``, with all 30 features)
-  together, scored on each population's other half; ``play ... pooled --weights`` plays it.
+  together, scored on each population's other half; the variant ``pooled:FILE`` of ``play``
+  plays the fit written to ``FILE``.
 
 The figures are in docs/ai.md ("Telling a knocker within one hand", "The opponent's play as
 knock features").
@@ -407,12 +408,12 @@ def variant(name: str, weights: Sequence[float]) -> str:
     """Register the variant ``name`` as a test level; its level name."""
     if name == "master":
         return name
-    if name == "pooled":
-        if not weights:
-            raise SystemExit("pooled needs --weights (from pooled)")
-        Pooled.knock_weights = tuple(weights)
-        TEST_LEVELS[Pooled.level] = Pooled
-        return Pooled.level
+    if name.startswith("pooled:"):
+        path = name[len("pooled:") :]
+        level = f"v-{name}"
+        weighted = {"level": level, "knock_weights": tuple(json.loads(Path(path).read_text()))}
+        TEST_LEVELS[level] = type("pooled", (Pooled,), weighted)
+        return level
     if name == "before":
         TEST_LEVELS[Before.level] = Before
         return Before.level

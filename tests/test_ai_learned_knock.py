@@ -146,12 +146,47 @@ def test_the_shipped_weights_are_the_fit_of_the_shipped_data(name: str) -> None:
     shipped = resources.files("ginrummy.ai").joinpath(f"params/{name}.json").read_text("utf-8")
     options = [] if run is MASTER else run.arguments()
     data = [arg for path, _ in run.data for arg in ("--from-data", str(DATA / path))]
+    if run.mix is not None:
+        mixed = RUNS[run.mix[0]]
+        data += [arg for path, _ in mixed.data for arg in ("--mix-data", str(DATA / path))]
     result = CliRunner().invoke(main, ["knock", *options, *data])
     assert result.exit_code == 0, result.output
     assert result.output == shipped
     recorded = json.loads(shipped)["trained_on"]
     assert recorded["hands"] == run.hands and recorded["seed"] == run.job.seed
     assert len(json.loads(shipped)["features"]) == run.features
+    if run.mix is not None:
+        other = recorded["mixed_with"]
+        assert (other["seed"], other["hands"]) == (mixed.job.seed, mixed.hands)
+        assert other["share"] == run.mix[1]
+
+
+def test_a_mixed_fit_weighs_the_other_run_by_its_share() -> None:
+    """The mixed fit is weighted least squares: the other run's positions at share 1 fit as if
+    they were the run's own, at share 2 as if each were written twice."""
+    pytest.importorskip("numpy")
+    from ginrummy.learn.knock import KnockPosition, fit
+
+    rows = [
+        KnockPosition(
+            (1.0, 0.5 * i, (i % 3) / 2.0), knock=float(i % 4), on=float(i % 5), chose_knock=False
+        )
+        for i in range(12)
+    ]
+    own, other = rows[:8], rows[8:]
+    assert fit(own, 3, 1.0, other, 1.0) == fit(rows, 3, 1.0)
+    # share 2: each of the other run's positions counts as if written twice
+    twice = [*own, *other, *other]
+    assert fit(own, 3, 1.0, other, 2.0) == pytest.approx(fit(twice, 3, 1.0), abs=2e-5)
+    assert fit(own, 3, 1.0, other, 0.5) != fit(rows, 3, 1.0)
+
+
+def test_fitting_written_data_of_a_mixed_run_needs_the_other_runs_data() -> None:
+    from ginrummy.learn.__main__ import main
+
+    data = str(DATA / RUNS["knock-kA"].data[0][0])
+    result = CliRunner().invoke(main, ["knock", "--from-data", data, "--mix", "knock-vs-knocker"])
+    assert result.exit_code == 2 and "--mix-data" in result.output
 
 
 def test_a_run_against_fixed_opponents() -> None:

@@ -114,7 +114,7 @@ simulations (:func:`knock_features`), the next ten from the play-on hand's prosp
 plausible opposing hands too (:meth:`MasterPlayer.more_knock_features`), the last eight from
 the opponent's public play this hand (:func:`.signals.knock_signals`). A parameter file is
 fitted on the first few of them (the first learned knock on nine, master's on all)."""
-MASTER_KNOCK = "knock-kA-signals"
+MASTER_KNOCK = "knock-kA-mixed"
 """Master's learned knock: ``params/<MASTER_KNOCK>.json``."""
 OPPOSING_HANDS = 64
 """Plausible opposing hands behind the opposing-deadwood features."""

@@ -108,6 +108,29 @@ def beliefs_command(
     "in order; --hands: how many hands made them all).",
 )
 @click.option(
+    "--mix",
+    type=click.Choice(["none", *sorted(knock.RUNS)]),
+    default=MASTER.mix[0] if MASTER.mix else "none",
+    show_default=True,
+    help="Fit another run's positions too (none: this run's alone).",
+)
+@click.option(
+    "--mix-share",
+    "mix_share",
+    type=click.FloatRange(0.0, min_open=True),
+    default=MASTER.mix[1] if MASTER.mix else 1.0,
+    show_default=True,
+    help="What each of the other run's positions weighs against one of this run's.",
+)
+@click.option(
+    "--mix-data",
+    "mix_data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    multiple=True,
+    help="The other run's positions, written before (repeat for parts, in order); without "
+    "it its hands are played too.",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
@@ -124,6 +147,9 @@ def knock_command(
     data: Path | None,
     first_hand: int,
     from_data: tuple[Path, ...],
+    mix: str,
+    mix_share: float,
+    mix_data: tuple[Path, ...],
     out: Path | None,
 ) -> None:
     """Fit the learned knock (master's knock or play on) on self-play knock chances, each
@@ -135,6 +161,8 @@ def knock_command(
     if unknown:
         raise click.BadParameter(f"unknown level {unknown[0]!r}", param_hint="--opponents")
     job = knock.KnockSelfPlay(seed, players=players, opponents=levels)
+    if from_data and mix != "none" and not mix_data:
+        raise click.UsageError(f"--from-data needs the {mix} run's --mix-data (or --mix none)")
     if from_data:
         positions = [p for path in from_data for p in knock.read_data(path)]
     else:
@@ -143,7 +171,17 @@ def knock_command(
         )
     if data is not None:
         knock.write_data(positions, data)
-    params = knock.params_of(job, hands, positions, features)
+    mixed = None
+    if mix != "none":
+        other = knock.RUNS[mix]
+        if mix_data:
+            theirs = [p for path in mix_data for p in knock.read_data(path)]
+        else:
+            theirs = knock.collect(
+                other.job, other.hands, workers=workers, cluster=cluster, progress=True
+            )
+        mixed = knock.Mix(mix, mix_share, theirs)
+    params = knock.params_of(job, hands, positions, features, mixed)
     text = beliefs.dumps(params)
     if out is None:
         click.echo(text, nl=False)

@@ -117,13 +117,19 @@ class KnockRun:
     hands: int
     features: int
     data: tuple[tuple[str, int], ...]
+    mix: tuple[str, float] | None = None
+    """Another run (a name of :data:`RUNS`) whose positions are fitted too, each weighing
+    this share of one of the run's own (:class:`Mix`)."""
 
     def arguments(self) -> list[str]:
         """The ``python -m ginrummy.learn knock`` options that make it."""
         out = ["--seed", self.job.seed, "--players", self.job.players]
         if self.job.opponents:
             out += ["--opponents", ",".join(self.job.opponents)]
-        return [*out, "--hands", str(self.hands), "--features", str(self.features)]
+        out += ["--hands", str(self.hands), "--features", str(self.features)]
+        if self.mix is None:
+            return [*out, "--mix", "none"]
+        return [*out, "--mix", self.mix[0], "--mix-share", repr(self.mix[1])]
 
 
 FIRST = KnockSelfPlay("kA")
@@ -142,6 +148,16 @@ RUNS = {
         KnockRun("knock-kA", FIRST, 3000, 9, (("knock-positions.jsonl.gz", 0),)),
         KnockRun("knock-kA-extras", FIRST, 6000, 22, KA_DATA),
         KnockRun("knock-kA-signals", FIRST, 6000, len(KNOCK_FEATURES), KA_DATA),
+        # master's knock: the same with the chances against knockers (their data made again
+        # with all 30 features, 10 minutes on two processes) at half weight each
+        KnockRun(
+            "knock-kA-mixed",
+            FIRST,
+            6000,
+            len(KNOCK_FEATURES),
+            KA_DATA,
+            mix=("knock-vs-knocker", 0.5),
+        ),
         KnockRun(
             "knock-vs-knocker",
             KnockSelfPlay("kS-knock", players="knock-kA", opponents=("style-knock", "baseline")),
@@ -298,13 +314,25 @@ def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
 
 
 def fit(
-    positions: Sequence[KnockPosition], features: int = len(KNOCK_FEATURES), ridge: float = RIDGE
+    positions: Sequence[KnockPosition],
+    features: int = len(KNOCK_FEATURES),
+    ridge: float = RIDGE,
+    mixed: Sequence[KnockPosition] = (),
+    share: float = 0.0,
 ) -> list[float]:
     """Least-squares weights of the true edge of playing on (its value minus the knock's) on
-    the first ``features`` features and their products (:func:`ginrummy.ai.master.quadratic`)."""
-    return ridge_fit(
-        [p.features[:features] for p in positions], [p.on - p.knock for p in positions], ridge
-    )
+    the first ``features`` features and their products (:func:`ginrummy.ai.master.quadratic`);
+    with ``mixed``, those positions too, each weighing ``share`` of one of ``positions``."""
+    if not mixed:
+        return ridge_fit(
+            [p.features[:features] for p in positions], [p.on - p.knock for p in positions], ridge
+        )
+    # weighted least squares: each row and its target scaled by the root of its weight
+    root = math.sqrt(share)
+    rows = [quadratic(p.features[:features]) for p in positions]
+    rows += [tuple(root * v for v in quadratic(p.features[:features])) for p in mixed]
+    targets = [p.on - p.knock for p in positions] + [root * (p.on - p.knock) for p in mixed]
+    return ridge_fit(rows, targets, ridge, products=False)
 
 
 def ridge_fit(
@@ -330,10 +358,11 @@ def params_of(
     hands: int,
     positions: Sequence[KnockPosition],
     features: int = len(KNOCK_FEATURES),
+    mix: Mix | None = None,
 ) -> dict[str, Any]:
     """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``),
-    fitted on the first ``features`` features."""
-    have = min((len(p.features) for p in positions), default=0)
+    fitted on the first ``features`` features (and with ``mix``, its positions too)."""
+    have = min((len(p.features) for p in [*positions, *(mix.positions if mix else ())]), default=0)
     if have < features:
         raise ValueError(f"the positions have {have} features, not the {features} asked for")
     trained_on: dict[str, Any] = {"seed": job.seed, "preset": job.preset}
@@ -344,15 +373,42 @@ def params_of(
     return {
         "model": "ginrummy learned knock: least squares of playing on's edge, quadratic",
         "features": list(KNOCK_FEATURES[:features]),
-        "weights": fit(positions, features),
+        "weights": fit(positions, features, RIDGE, *((mix.positions, mix.share) if mix else ())),
         "trained_on": {
             **trained_on,
             "hands": hands,
             "positions": len(positions),
             "ridge": RIDGE,
             "data_sha256": digest(positions, features),
+            **({"mixed_with": mix.record(features)} if mix else {}),
         },
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Mix:
+    """Another run's positions, fitted with a run's own, each weighing ``share`` of one of
+    them: a knock learned against a mix of opponents (master's: its self-play, and hands
+    against knockers at a lower weight)."""
+
+    run: str
+    """The other run (a name of :data:`RUNS`)."""
+    share: float
+    positions: Sequence[KnockPosition]
+
+    def record(self, features: int) -> dict[str, Any]:
+        """What the parameter file says of it."""
+        other = RUNS[self.run]
+        out: dict[str, Any] = {"seed": other.job.seed, "players": other.job.players}
+        if other.job.opponents:
+            out["opponents"] = list(other.job.opponents)
+        return {
+            **out,
+            "hands": other.hands,
+            "positions": len(self.positions),
+            "share": self.share,
+            "data_sha256": digest(self.positions, features),
+        }
 
 
 def digest(positions: Sequence[KnockPosition], features: int = len(KNOCK_FEATURES)) -> str:
