@@ -71,7 +71,7 @@ from ginrummy.ai.master import (
 )
 from ginrummy.ai.signals import OPPONENT_PLAY, knock_signals, opponent_play
 from ginrummy.ai.strong import KnockEstimate
-from ginrummy.arena import Interval, Job, deal_pairs_of, run_tasks
+from ginrummy.arena import Interval, Job, deal_pairs_of, game_pairs, run_tasks
 from ginrummy.cards import shuffled_deck
 from ginrummy.engine.hand import HandState, deal
 from ginrummy.learn.knock import (
@@ -397,6 +397,13 @@ class Pooled(MasterPlayer):
         return sum(w * v for w, v in zip(self.knock_weights, x, strict=True))
 
 
+class SelfPlayKnock(MasterPlayer):
+    """Master with its knock fitted on self-play alone (30 features, no knockers' chances)."""
+
+    level = "v-self-play"
+    knock_params = "knock-kA-signals"
+
+
 class Before(MasterPlayer):
     """Master with its knock of 2026-12-03 (22 features, no signals)."""
 
@@ -417,6 +424,9 @@ def variant(name: str, weights: Sequence[float]) -> str:
     if name == "before":
         TEST_LEVELS[Before.level] = Before
         return Before.level
+    if name == "self-play":
+        TEST_LEVELS[SelfPlayKnock.level] = SelfPlayKnock
+        return SelfPlayKnock.level
     if name == "told-knocker":
         prior = 1.0
     elif name.startswith("prior-"):
@@ -443,15 +453,28 @@ def play(args: argparse.Namespace) -> None:
     levels = [variant(v, weights) for v in names]
     rules = Rules.preset(args.preset)
     nets: dict[str, list[float]] = {}
+    won: dict[str, list[float]] = {}
     for name, level in zip(names, levels, strict=True):
         started = time.monotonic()
         job = Job(level, args.against, rules, args.seed)
-        pairs = deal_pairs_of(job, args.deals, args.workers)
-        nets[name] = [sum(h.net for h in pair) / len(pair) for pair in pairs]
+        if args.games:
+            games = game_pairs(job, args.games, args.workers)
+            hands = [[h for g in pair for h in g.hands] for pair in games]
+            nets[name] = [sum(h.net for h in pair) / max(1, len(pair)) for pair in hands]
+            won[name] = [sum(g.a_won for g in pair) / len(pair) for pair in games]
+        else:
+            pairs = deal_pairs_of(job, args.deals, args.workers)
+            nets[name] = [sum(h.net for h in pair) / len(pair) for pair in pairs]
         line = f"{name:<13} vs {args.against}: {Interval.of(nets[name])} points a hand"
+        if args.games:
+            line += f", {100 * sum(won[name]) / len(won[name]):.1f} % of games"
+        unit = "game pair" if args.games else "deal"
         if name != "master":
             diff = [a - b for a, b in zip(nets[name], nets["master"], strict=True)]
-            line += f", minus master {Interval.of(diff)} (paired per deal)"
+            line += f", minus master {Interval.of(diff)} (paired per {unit})"
+            if args.games:
+                wins = [100 * (a - b) for a, b in zip(won[name], won["master"], strict=True)]
+                line += f", games won {Interval.of(wins)} % points"
         print(f"{line}   ({time.monotonic() - started:.0f} s)", flush=True)
 
 
@@ -470,6 +493,7 @@ def main() -> None:
     p.add_argument("against")
     p.add_argument("variants", nargs="+")
     p.add_argument("--deals", type=int, default=1000)
+    p.add_argument("--games", type=int, default=0, help="game pairs to 100 instead of deals")
     p.add_argument("--preset", default="classic")
     p.add_argument("--seed", default="strength-2026")
     p.add_argument("--workers", type=int, default=2)
