@@ -80,10 +80,12 @@ from ginrummy.learn.knock import (
     RIDGE,
     KnockPosition,
     KnockSelfPlay,
+    fit,
     gains_of,
     knock_chance,
     mean_and_error,
     read_data,
+    read_parts,
     ridge_fit,
     write_data,
 )
@@ -309,7 +311,7 @@ def extend(args: argparse.Namespace) -> None:
 
 
 def knock(args: argparse.Namespace) -> None:
-    data = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
+    data = read_parts([DATA / name for name in KNOCK_DATA])
     if len(data[0].features) < len(KNOCK_FEATURES):
         raise SystemExit("the data have no signals yet: replay, then extend")
     target = [p.on - p.knock for p in data]
@@ -344,9 +346,7 @@ def pooled(args: argparse.Namespace) -> None:
     """Master's knock fitted on its self-play chances and on chances against knockers
     together (those weighted by each of ``--shares``), scored on each population's other
     half."""
-    import numpy as np
-
-    ka = [p for name in KNOCK_DATA for p in read_data(DATA / name)]
+    ka = read_parts([DATA / name for name in KNOCK_DATA])
     ks = read_data(Path(args.knockers))
     width = len(KNOCK_FEATURES)
     if min(len(ka[0].features), len(ks[0].features)) < width:
@@ -355,13 +355,7 @@ def pooled(args: argparse.Namespace) -> None:
     def halves(data: list[KnockPosition]) -> tuple[list[KnockPosition], list[KnockPosition]]:
         return data[: len(data) // 2], data[len(data) // 2 :]
 
-    def fit(parts: list[tuple[list[KnockPosition], float]]) -> Any:
-        x = np.array([quadratic(p.features[:width]) for ps, _ in parts for p in ps])
-        y = np.array([p.on - p.knock for ps, _ in parts for p in ps])
-        root = np.sqrt(np.array([w for ps, w in parts for _ in ps]))
-        return ridge_fit((x * root[:, None]).tolist(), (y * root).tolist(), RIDGE, products=False)
-
-    def scored(w: Any, test: list[KnockPosition]) -> str:
+    def scored(w: Sequence[float], test: list[KnockPosition]) -> str:
         knocks = [
             sum(a * b for a, b in zip(w, quadratic(p.features[:width]), strict=True)) <= 0
             for p in test
@@ -373,13 +367,13 @@ def pooled(args: argparse.Namespace) -> None:
     for share in args.shares:
         cells = []
         for i in (0, 1):
-            w = fit([(a[1 - i], 1.0), (k[1 - i], share)])
+            w = fit(a[1 - i], width, RIDGE, k[1 - i], share)
             cells += [scored(w, a[i]), scored(w, k[i])]
         print(
             f"share {share:g}: self-play {cells[0]} / {cells[2]}, knockers {cells[1]} / {cells[3]}"
         )
     if args.weights:
-        w = fit([(ka, 1.0), (ks, args.shares[-1])])
+        w = fit(ka, width, RIDGE, ks, args.shares[-1])
         Path(args.weights).write_text(json.dumps(list(w)) + "\n")
 
 
@@ -397,18 +391,9 @@ class Pooled(MasterPlayer):
         return sum(w * v for w, v in zip(self.knock_weights, x, strict=True))
 
 
-class SelfPlayKnock(MasterPlayer):
-    """Master with its knock fitted on self-play alone (30 features, no knockers' chances)."""
-
-    level = "v-self-play"
-    knock_params = "knock-kA-signals"
-
-
-class Before(MasterPlayer):
-    """Master with its knock of 2026-12-03 (22 features, no signals)."""
-
-    level = "v-before"
-    knock_params = "knock-kA-extras"
+SHIPPED_KNOCKS = {"before": "knock-kA-extras", "self-play": "knock-kA-signals"}
+"""Variants of master with another shipped knock: its knock of 2026-12-03 (22 features, no
+signals), and the 30-feature knock fitted on self-play alone (no knockers' chances)."""
 
 
 def variant(name: str, weights: Sequence[float]) -> str:
@@ -421,12 +406,12 @@ def variant(name: str, weights: Sequence[float]) -> str:
         weighted = {"level": level, "knock_weights": tuple(json.loads(Path(path).read_text()))}
         TEST_LEVELS[level] = type("pooled", (Pooled,), weighted)
         return level
-    if name == "before":
-        TEST_LEVELS[Before.level] = Before
-        return Before.level
-    if name == "self-play":
-        TEST_LEVELS[SelfPlayKnock.level] = SelfPlayKnock
-        return SelfPlayKnock.level
+    if name in SHIPPED_KNOCKS:
+        level = f"v-{name}"
+        TEST_LEVELS[level] = type(
+            name, (MasterPlayer,), {"level": level, "knock_params": SHIPPED_KNOCKS[name]}
+        )
+        return level
     if name == "told-knocker":
         prior = 1.0
     elif name.startswith("prior-"):

@@ -12,9 +12,10 @@ against the masters (docs/ai.md, "The opponent's play as knock features").
 
 from __future__ import annotations
 
-from ..cards import POINTS, parse_card
+from ..actions import DISCARD, PILE, TAKE, parse_action
+from ..cards import POINTS, mask_of
 from ..views import PlayerView
-from .knowledge import Knowledge, joins_meld
+from .knowledge import joins_meld
 
 OPPONENT_PLAY = (
     "turns",
@@ -42,21 +43,21 @@ LOW_DISCARD = 5
 def opponent_play(view: PlayerView) -> tuple[float, ...]:
     """:data:`OPPONENT_PLAY` of ``view``'s opponent, from the public history of this hand."""
     seat = view.seat
-    mine = Knowledge(view).hand
+    mine = mask_of(view.hand)
     turns = takes = low_takes = low_discards = rises = threw_taken = feeds = points = 0
     taken: set[int] = set()
     last = -1
     for event in view.history:
         if event.seat == seat:
             continue
-        kind, _, named = event.action.partition(" ")
-        if event.card is not None and kind in ("take", "pile"):
+        action = parse_action(event.action)
+        if event.card is not None and action.kind in (TAKE, PILE):
             card = int(event.card)
             takes += 1
             taken.add(card)
             low_takes += POINTS[card % 13] <= LOW_TAKE
-        elif kind == "discard":
-            card = int(parse_card(named))
+        elif action.kind == DISCARD and action.card is not None:
+            card = int(action.card)
             p = POINTS[card % 13]
             turns += 1
             points += p

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -12,6 +14,20 @@ from . import beliefs, knock
 
 MASTER = knock.RUNS[MASTER_KNOCK]
 """The run of master's learned knock: the knock command's defaults."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def written_data(flag: str, text: str) -> Callable[[F], F]:
+    """An option naming position files written before (``--data``), repeatable."""
+    return click.option(
+        flag,
+        flag.lstrip("-").replace("-", "_"),
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        multiple=True,
+        help=text,
+    )
 
 
 @click.group()
@@ -99,13 +115,10 @@ def beliefs_command(
     show_default=True,
     help="Play the run's hands from this one on (to make its data in parts).",
 )
-@click.option(
+@written_data(
     "--from-data",
-    "from_data",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    multiple=True,
-    help="Fit positions written before instead of playing (repeat for data made in parts, "
-    "in order; --hands: how many hands made them all).",
+    "Fit positions written before instead of playing (repeat for data made in parts, in "
+    "order; --hands: how many hands made them all).",
 )
 @click.option(
     "--mix",
@@ -122,13 +135,10 @@ def beliefs_command(
     show_default=True,
     help="What each of the other run's positions weighs against one of this run's.",
 )
-@click.option(
+@written_data(
     "--mix-data",
-    "mix_data",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    multiple=True,
-    help="The other run's positions, written before (repeat for parts, in order); without "
-    "it its hands are played too.",
+    "The other run's positions, written before (repeat for parts, in order); without it its "
+    "hands are played too.",
 )
 @click.option(
     "--out",
@@ -164,7 +174,7 @@ def knock_command(
     if from_data and mix != "none" and not mix_data:
         raise click.UsageError(f"--from-data needs the {mix} run's --mix-data (or --mix none)")
     if from_data:
-        positions = [p for path in from_data for p in knock.read_data(path)]
+        positions = knock.read_parts(from_data)
     else:
         positions = knock.collect(
             job, hands, workers=workers, cluster=cluster, progress=True, first=first_hand
@@ -175,7 +185,7 @@ def knock_command(
     if mix != "none":
         other = knock.RUNS[mix]
         if mix_data:
-            theirs = [p for path in mix_data for p in knock.read_data(path)]
+            theirs = knock.read_parts(mix_data)
         else:
             theirs = knock.collect(
                 other.job, other.hands, workers=workers, cluster=cluster, progress=True

@@ -362,7 +362,8 @@ def params_of(
 ) -> dict[str, Any]:
     """The parameter file's contents for ``positions`` (the run ``job`` over ``hands``),
     fitted on the first ``features`` features (and with ``mix``, its positions too)."""
-    have = min((len(p.features) for p in [*positions, *(mix.positions if mix else ())]), default=0)
+    mixed = mix.positions if mix else ()
+    have = min((len(p.features) for part in (positions, mixed) for p in part), default=0)
     if have < features:
         raise ValueError(f"the positions have {have} features, not the {features} asked for")
     trained_on: dict[str, Any] = {"seed": job.seed, "preset": job.preset}
@@ -373,7 +374,7 @@ def params_of(
     return {
         "model": "ginrummy learned knock: least squares of playing on's edge, quadratic",
         "features": list(KNOCK_FEATURES[:features]),
-        "weights": fit(positions, features, RIDGE, *((mix.positions, mix.share) if mix else ())),
+        "weights": fit(positions, features, RIDGE, mixed, mix.share if mix else 0.0),
         "trained_on": {
             **trained_on,
             "hands": hands,
@@ -434,3 +435,8 @@ def read_data(path: Path) -> list[KnockPosition]:
         return [
             KnockPosition(tuple(x), knock, on, chose) for x, knock, on, chose in map(json.loads, f)
         ]
+
+
+def read_parts(paths: Sequence[Path]) -> list[KnockPosition]:
+    """The positions of several files (a run's parts), in order."""
+    return [p for path in paths for p in read_data(path)]
