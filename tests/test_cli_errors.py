@@ -355,6 +355,11 @@ def busy_port() -> Iterator[int]:
 def test_serve_errors(files: dict[str, Path], no_server: None, busy_port: int) -> None:
     d = files["dir"]
     db = str(d / "games.db")
+    # the cases that must get past the port check use a port that is free now, not the
+    # default 8000, which a server of the user's own may hold while the tests run
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        free = ["--port", str(sock.getsockname()[1])]
     cases: list[tuple[list[str], int, str]] = [
         (["--port", "0"], 2, "--port"),
         (["--port", "70000"], 2, "--port"),
@@ -370,10 +375,10 @@ def test_serve_errors(files: dict[str, Path], no_server: None, busy_port: int) -
         (["--db", "mysql://user:secret@localhost/games"], 1, "SQLite and PostgreSQL"),
         (["--db", "sqlite:///games.db"], 1, "file path itself"),
         (["--db", "postgres://user@localhost/games"], 1, "postgresql://"),
-        (["--db", "postgresql://user:secret@127.0.0.1:1/games"], 1, "cannot connect"),
+        (["--db", "postgresql://user:secret@127.0.0.1:1/games", *free], 1, "cannot connect"),
         (["--db", str(files["not-a-db.db"]), "--port", "0"], 2, "--port"),
         (["--db", db, "--port", str(busy_port)], 1, "already in use"),
-        (["--db", db, "--host", "no-such-host.invalid"], 1, "no such host"),
+        (["--db", db, "--host", "no-such-host.invalid", *free], 1, "no such host"),
     ]
     for args, code, needle in cases:
         result = invoke("serve", *args)
