@@ -46,9 +46,11 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import count
 from pathlib import Path
 from typing import ClassVar
 
+import knocker_signals
 from ginrummy.ai import TEST_LEVELS
 from ginrummy.ai.evaluate import OpponentModel
 from ginrummy.ai.knowledge import Knowledge
@@ -59,22 +61,20 @@ from ginrummy.arena import run_tasks
 from ginrummy.cards import shuffled_deck
 from ginrummy.engine.hand import deal
 from ginrummy.learn.knock import (
-    MAX_ACTIONS,
     PLAYERS,
     RIDGE,
     RUNS,
     KnockPosition,
     KnockSelfPlay,
     fit,
-    gains_of,
     hand_utility,
     knock_chance,
-    mean_and_error,
     read_data,
     read_parts,
-    ridge_fit,
 )
 from ginrummy.rules import Rules
+from ginrummy.views import PlayerView
+from knocker_signals import half_gains, print_gains, rows_at_chances
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 DEALS = 128
@@ -130,30 +130,37 @@ def playout_features(
 
 
 def rows_of_hand(task: tuple[KnockSelfPlay, int]) -> list[list[float]]:
+    """:func:`playout_features` at each chance of hand ``i`` of a knock run, the hand played
+    as the run's data (:func:`ginrummy.learn.knock.positions_of_hand`) without the branches;
+    the stock left last."""
     job, i = task
     tag = f"{job.seed}/hand/{i}"
     make = PLAYERS[job.players]
-    players = job.players_of(i, tag)
-    learning = job.seats(i)
     state = deal(Rules.preset(job.preset), i % 2, shuffled_deck(tag))
-    out: list[list[float]] = []
-    n = 0
-    while not state.is_over and state.action_count < MAX_ACTIONS:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        chance = knock_chance(view) if seat in learning else None
-        if chance is not None:
-            k, options = chance
-            probe = make(f"{tag}/probe/{n}")
-            model = probe.model(k)
-            assert model is not None
-            est = probe.knock_estimate(k, options, model)
-            rng = random.Random(f"playouts/{job.seed}/{i}/{n}")
-            out.append([*playout_features(probe, k, est.play_on, model, rng), k.stock_size / 31.0])
-            n += 1
-        state = state.apply(players[seat].choose(view), seat)
-    return out
+    chances = count()
+
+    def row(view: PlayerView) -> list[float]:
+        chance = knock_chance(view)
+        assert chance is not None
+        k, options = chance
+        n = next(chances)
+        probe = make(f"{tag}/probe/{n}")
+        model = probe.model(k)
+        assert model is not None
+        est = probe.knock_estimate(k, options, model)
+        rng = random.Random(f"playouts/{job.seed}/{i}/{n}")
+        return [*playout_features(probe, k, est.play_on, model, rng), k.stock_size / 31.0]
+
+    return rows_at_chances(state, job.players_of(i, tag), job.seats(i), row)
+
+
+def check_rows(rows: Sequence[Sequence[float]], data: Sequence[KnockPosition]) -> None:
+    """Stop unless the replayed ``rows`` are the chances of ``data``, one for one (each row's
+    last value, the stock left, is the data's fifth feature)."""
+    if len(rows) != len(data) or any(
+        abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(rows, data, strict=True)
+    ):
+        raise SystemExit("the replayed chances are not the data's")
 
 
 def replay(args: argparse.Namespace) -> None:
@@ -172,39 +179,28 @@ def score(args: argparse.Namespace) -> None:
     data = read_parts([DATA / name for name, _ in run.data])
     rows = json.loads(Path(args.data).read_text())
     data = data[: len(rows)]
-    if any(abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(rows, data, strict=True)):
-        raise SystemExit("the replayed chances are not the data's")
+    check_rows(rows, data)
     width = len(KNOCK_FEATURES)
     pick = [NAMES.index(n) for n in args.features] if args.features else range(len(NAMES))
     new = [tuple(r[j] for j in pick) for r in rows]
-    target = [p.on - p.knock for p in data]
-    half = len(data) // 2
-    halves = (slice(0, half), slice(half, None))
-
-    def gains(design: list[tuple[float, ...]]) -> list[list[float]]:
-        out = []
-        for train, test in (halves, halves[::-1]):
-            w = ridge_fit(design[train], target[train], args.ridge, products=False)
-            knocks = [sum(a * b for a, b in zip(w, x, strict=True)) <= 0 for x in design[test]]
-            out.append(gains_of(data[test], knocks))
-        return out
-
     base_x = [quadratic(p.features[:width]) for p in data]
-    base = gains(base_x)
-    variants = {
-        "the 30": base,
-        "and the new, linear": gains([b + x for b, x in zip(base_x, new, strict=True)]),
-        "quadratic on all": gains(
-            [quadratic(p.features[:width] + x) for p, x in zip(data, new, strict=True)]
+    rows = [
+        ("the 30", half_gains(data, base_x, args.ridge)),
+        (
+            "and the new, linear",
+            half_gains(data, [b + x for b, x in zip(base_x, new, strict=True)], args.ridge),
         ),
-    }
+        (
+            "quadratic on all",
+            half_gains(
+                data,
+                [quadratic(p.features[:width] + x) for p, x in zip(data, new, strict=True)],
+                args.ridge,
+            ),
+        ),
+    ]
     print(f"{len(data)} chances; features {[NAMES[j] for j in pick]}; ridge {args.ridge:g}")
-    for name, g in variants.items():
-        cells = []
-        for b, x in zip(base, g, strict=True):
-            m, e = mean_and_error([v - u for u, v in zip(b, x, strict=True)])
-            cells.append(f"{mean_and_error(x)[0]:+.2f} ({m:+.2f} ± {e:.2f})")
-        print(f"{name:<22} " + "   ".join(cells))
+    print_gains(rows, 22)
 
 
 def weights(args: argparse.Namespace) -> None:
@@ -216,10 +212,7 @@ def weights(args: argparse.Namespace) -> None:
     pick = [NAMES.index(n) for n in names]
 
     def joined(data: list[KnockPosition], rows: list[list[float]]) -> list[KnockPosition]:
-        if len(rows) != len(data) or any(
-            abs(r[-1] - p.features[4]) > 1e-9 for r, p in zip(rows, data, strict=True)
-        ):
-            raise SystemExit("the replayed chances are not the data's")
+        check_rows(rows, data)
         return [
             replace(p, features=p.features[:width] + tuple(r[j] for j in pick))
             for p, r in zip(data, rows, strict=True)
@@ -274,8 +267,6 @@ def attributes_variant(name: str) -> str:
 
 def play(args: argparse.Namespace) -> None:
     """``knocker_signals.py play`` with the variants ``playouts:FILE`` too."""
-    import knocker_signals
-
     shipped = knocker_signals.variant
 
     def variant(name: str, weights: Sequence[float]) -> str:

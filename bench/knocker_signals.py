@@ -310,36 +310,50 @@ def extend(args: argparse.Namespace) -> None:
         raise SystemExit("more replayed chances than the data hold")
 
 
-def knock(args: argparse.Namespace) -> None:
-    data = read_parts([DATA / name for name in KNOCK_DATA])
-    if len(data[0].features) < len(KNOCK_FEATURES):
-        raise SystemExit("the data have no signals yet: replay, then extend")
+def half_gains(
+    data: Sequence[KnockPosition], design: Sequence[tuple[float, ...]], ridge: float = RIDGE
+) -> list[list[float]]:
+    """Least squares of the true edge on ``design`` (no further products), fitted on one half
+    of the hands and scored on the other, both ways: the gains on each half."""
     target = [p.on - p.knock for p in data]
     half = len(data) // 2
+    out = []
+    halves = (slice(0, half), slice(half, None))
+    for train, test in (halves, halves[::-1]):
+        w = ridge_fit(design[train], target[train], ridge, products=False)
+        knocks = [sum(a * b for a, b in zip(w, x, strict=True)) <= 0 for x in design[test]]
+        out.append(gains_of(data[test], knocks))
+    return out
 
-    def gains(design: list[tuple[float, ...]]) -> list[list[float]]:
-        """Fitted (no further products) on one half of the hands, the gains on the other,
-        both ways."""
-        out = []
-        halves = (slice(0, half), slice(half, None))
-        for train, test in (halves, halves[::-1]):
-            w = ridge_fit(design[train], target[train], RIDGE, products=False)
-            knocks = [sum(a * b for a, b in zip(w, x, strict=True)) <= 0 for x in design[test]]
-            out.append(gains_of(data[test], knocks))
-        return out
 
-    features = [p.features for p in data]
-    base = gains([quadratic(x[:BEFORE]) for x in features])
-    for name, g in (
-        ("the 22 before", base),
-        ("and the signals, linear", gains([quadratic(x[:BEFORE]) + x[BEFORE:] for x in features])),
-        ("quadratic on all 30", gains([quadratic(x) for x in features])),
-    ):
+def print_gains(rows: Sequence[tuple[str, list[list[float]]]], width: int) -> None:
+    """Each row's mean gain on both halves, and its difference from the first row's paired
+    per chance."""
+    base = rows[0][1]
+    for name, g in rows:
         cells = []
         for b, x in zip(base, g, strict=True):
             m, e = mean_and_error([v - u for u, v in zip(b, x, strict=True)])
             cells.append(f"{mean_and_error(x)[0]:+.2f} ({m:+.2f} ± {e:.2f})")
-        print(f"{name:<26} " + "   ".join(cells))
+        print(f"{name:<{width}} " + "   ".join(cells))
+
+
+def knock(args: argparse.Namespace) -> None:
+    data = read_parts([DATA / name for name in KNOCK_DATA])
+    if len(data[0].features) < len(KNOCK_FEATURES):
+        raise SystemExit("the data have no signals yet: replay, then extend")
+    features = [p.features for p in data]
+    print_gains(
+        [
+            ("the 22 before", half_gains(data, [quadratic(x[:BEFORE]) for x in features])),
+            (
+                "and the signals, linear",
+                half_gains(data, [quadratic(x[:BEFORE]) + x[BEFORE:] for x in features]),
+            ),
+            ("quadratic on all 30", half_gains(data, [quadratic(x) for x in features])),
+        ],
+        26,
+    )
 
 
 def pooled(args: argparse.Namespace) -> None:
