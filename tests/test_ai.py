@@ -331,9 +331,28 @@ def test_two_draw_search_worked_by_hand() -> None:
     assert expected_after_two_draws(kept, draws, limit=60, knock_bonus=10.0) == 48.5
 
 
+def test_gin_counts_its_bonus_in_the_draw_searches() -> None:
+    """Kept: As 2s 3s, 4h 4d 4c and 7c 8c 9c melded, Kd loose. Drawing 4s
+    (the run As-4s, Kd thrown) is gin; drawing 5c leaves 5 (Kd thrown). With the knock
+    limit 10, a knock bonus of 5 and a gin bonus of 25: (0 - 5 - 25 + 5 - 5) / 2 = -15, and
+    -2.5 without the gin bonus; a second draw is never needed, as both first draws can
+    knock."""
+    from ginrummy.ai.evaluate import expected_after_draw, expected_after_two_draws
+
+    kept = mask_of(parse_cards("As 2s 3s 4h 4d 4c 7c 8c 9c Kd"))
+    draws = [(int(c), 0.5) for c in parse_cards("4s 5c")]
+    assert expected_after_draw(kept, draws, 10, 5.0, 25.0) == -15.0
+    assert expected_after_draw(kept, draws, 10, 5.0) == -2.5
+    assert expected_after_two_draws(kept, draws, 10, 5.0, gin_bonus=25.0) == -15.0
+    assert expected_after_two_draws(kept, draws, 10, 5.0) == -2.5
+    # without a knock limit (-1) nothing counts a bonus, gin included
+    assert expected_after_draw(kept, draws, -1, 5.0, 25.0) == 2.5
+
+
 def test_master_discards_by_the_two_draw_search() -> None:
     """At ordinary discards (no knock possible) master throws, of the expert's best three
-    within 4 points, the one with the least two-draw expectation plus the weighted danger;
+    within 4 points, the one with the least two-draw expectation (a knock counting 5 points
+    less, gin 25 less again) plus the weighted danger;
     with the search off it throws the expert's card (the expert's ranking on master's
     opponent model; with the expert's model too, exactly the expert's choice). Over the
     positions of twelve expert hands it disagrees with the expert's ranking on some, not
@@ -363,7 +382,8 @@ def test_master_discards_by_the_two_draw_search() -> None:
                 near = [c for sc, c in scored if sc <= scored[0][0] + 4.0][:3]
 
                 def value(c: int, k: Knowledge = k, draws: list = draws, model=model) -> float:
-                    two = expected_after_two_draws(k.hand & ~(1 << c), draws, k.knock_limit, 10.0)
+                    kept = k.hand & ~(1 << c)
+                    two = expected_after_two_draws(kept, draws, k.knock_limit, 5.0, gin_bonus=25.0)
                     return two + 2.0 * model.usefulness(c)
 
                 want = min(near, key=lambda c: (value(c), near.index(c)))

@@ -119,9 +119,10 @@ def test_meld_outs_are_the_cards_that_join_a_meld(cards: list[int]) -> None:
     ).filter(bool),
     st.lists(st.integers(0, 51), min_size=1, max_size=42, unique=True),
     st.sampled_from([(-1, 0.0), (10, 10.0), (5, 3.5)]),
+    st.sampled_from([0.0, 25.0]),
 )
 def test_expected_after_draw_equals_searching_every_draw(
-    kept: list[int], drawn: list[int], knock: tuple[int, float]
+    kept: list[int], drawn: list[int], knock: tuple[int, float], gin: float
 ) -> None:
     """The expected deadwood after a draw re-searches only the drawn cards that can join a
     meld; it must equal searching the hand again for every drawn card."""
@@ -133,8 +134,17 @@ def test_expected_after_draw_equals_searching_every_draw(
     slow = 0.0
     for card, weight in draws:
         value = oracle.best_discard_value([*kept, card])
-        slow += weight * (value - bonus if value <= limit else value)
-    assert expected_after_draw(m, draws, limit, bonus) == pytest.approx(slow, abs=1e-9)
+        slow += weight * (_bonused(value, limit, bonus, gin))
+    fast = expected_after_draw(m, draws, limit, bonus, gin)
+    assert fast == pytest.approx(slow, abs=1e-9)
+
+
+def _bonused(value: float, limit: int, bonus: float, gin: float) -> float:
+    """A deadwood as the draw searches count it: at or under the knock limit ``bonus`` less,
+    at none (gin) ``gin`` less again."""
+    if value > limit:
+        return value
+    return value - bonus - (gin if value == 0 else 0.0)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -146,9 +156,10 @@ def test_expected_after_draw_equals_searching_every_draw(
     st.lists(st.integers(0, 51), min_size=1, max_size=7, unique=True),
     st.sampled_from([(-1, 0.0), (10, 10.0), (30, 3.5)]),
     st.integers(1, 3),
+    st.sampled_from([0.0, 25.0]),
 )
 def test_expected_after_two_draws_equals_the_oracle(
-    kept: list[int], drawn: list[int], knock: tuple[int, float], replies: int
+    kept: list[int], drawn: list[int], knock: tuple[int, float], replies: int, gin: float
 ) -> None:
     """The two-draw search against a slow one on the oracle's deadwood: every first draw,
     the ``replies`` discards leaving least deadwood (or a knock), every second draw."""
@@ -162,7 +173,7 @@ def test_expected_after_two_draws_equals_the_oracle(
         after = {c: oracle.min_deadwood([x for x in hand if x != c]) for c in hand}
         best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
         if after[best[0]] <= limit:
-            slow += weight * (after[best[0]] - bonus)
+            slow += weight * _bonused(after[best[0]], limit, bonus, gin)
             continue
         second = [(c, w) for c, w in draws if c != first]
         if not second:
@@ -175,10 +186,10 @@ def test_expected_after_two_draws_equals_the_oracle(
             value = 0.0
             for c, w in second:
                 v = oracle.best_discard_value([*rest, c])
-                value += w / total * (v - bonus if v <= limit else v)
+                value += w / total * _bonused(v, limit, bonus, gin)
             values.append(value)
         slow += weight * min(values)
-    fast = expected_after_two_draws(mask_of(kept), draws, limit, bonus, replies)
+    fast = expected_after_two_draws(mask_of(kept), draws, limit, bonus, replies, gin)
     assert fast == pytest.approx(slow, abs=1e-9)
 
 

@@ -41,10 +41,15 @@ def draw_weights(
 
 
 def expected_after_draw(
-    kept: int, draws: Sequence[tuple[int, float]], limit: int = -1, knock_bonus: float = 0.0
+    kept: int,
+    draws: Sequence[tuple[int, float]],
+    limit: int = -1,
+    knock_bonus: float = 0.0,
+    gin_bonus: float = 0.0,
 ) -> float:
     """Expected least deadwood after drawing one of ``draws`` and discarding the best card;
-    a result at or under ``limit`` (able to knock) counts ``knock_bonus`` points less.
+    a result at or under ``limit`` (able to knock) counts ``knock_bonus`` points less, and
+    one of no deadwood (gin, if it is within the limit) ``gin_bonus`` less again.
 
     Only a drawn card that can join a meld with ``kept`` needs the hand searched again: any
     other card belongs to no meld, so the best is to discard either it (leaving ``kept``'s
@@ -60,7 +65,10 @@ def expected_after_draw(
             value = less_one + _POINTS[card]
             if deadwood < value:
                 value = deadwood
-        total += weight * (value - knock_bonus if value <= limit else value)
+        if value <= limit:
+            total += weight * (value - knock_bonus - (gin_bonus if value == 0 else 0.0))
+        else:
+            total += weight * value
     return total
 
 
@@ -70,12 +78,14 @@ def expected_after_two_draws(
     limit: int = -1,
     knock_bonus: float = 0.0,
     replies: int = 2,
+    gin_bonus: float = 0.0,
 ) -> float:
     """Expected least deadwood after this seat's next two stock draws: a search two draws
     deep over the seat's own turns (the opponent's turns in between are not played).
 
     After the first draw (weights ``draws``) a hand that can knock (least deadwood at or
-    under ``limit``) stops there, counted ``knock_bonus`` points less; any other hand
+    under ``limit``) stops there, counted ``knock_bonus`` points less (and gin, no deadwood,
+    ``gin_bonus`` less again, as in :func:`expected_after_draw`); any other hand
     discards, of the ``replies`` cards leaving least deadwood (ties: the higher rank first),
     the one with the least :func:`expected_after_draw` for the second draw, whose weights are
     the first's without the card drawn, scaled to add up to one (with nothing left to draw,
@@ -88,8 +98,9 @@ def expected_after_two_draws(
         hand = kept | 1 << first
         after = deadwood_after_discards_mask(hand)
         best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
-        if after[best[0]] <= limit:
-            total += weight * (after[best[0]] - knock_bonus)
+        least = after[best[0]]
+        if least <= limit:
+            total += weight * (least - knock_bonus - (gin_bonus if least == 0 else 0.0))
             continue
         second = [(c, w) for c, w in draws if c != first and w > 0.0]
         if not second:  # nothing left to draw: the hand stays as the discard leaves it
@@ -98,7 +109,8 @@ def expected_after_two_draws(
         scale = 1.0 / sum(w for _, w in second)
         second = [(c, w * scale) for c, w in second]
         total += weight * min(
-            expected_after_draw(hand & ~(1 << card), second, limit, knock_bonus) for card in best
+            expected_after_draw(hand & ~(1 << card), second, limit, knock_bonus, gin_bonus)
+            for card in best
         )
     return total
 

@@ -234,6 +234,15 @@ class MasterPlayer(ExpertPlayer):
     """How many of the expert's best discards the two-draw search compares."""
     discard_margin = 4.0
     """How close (in the expert's score) a discard must be to the best to be compared."""
+    discard_knock_bonus = 5.0
+    """What being able to knock after a draw is worth in the two-draw search, in deadwood
+    points (the expert's ``knock_bonus``, 10, in its one-draw ranking, its draws and the
+    learned knock's features): master plays on at most of its chances to knock."""
+    gin_bonus = 25.0
+    """What reaching gin after a draw is worth in the two-draw search, beyond the knock bonus
+    (0: as master searched before 2026-12-05): about half the hands between the masters end
+    by gin, so a discard that keeps gin in reach is worth more than its deadwood says
+    (docs/ai.md, "Discards that value gin")."""
     learned_beliefs = True
     """Whether its opponent model is the learned one (:mod:`.beliefs`, fitted on self-play)
     rather than the expert's hand-set likelihood ratios."""
@@ -482,8 +491,9 @@ class MasterPlayer(ExpertPlayer):
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
     ) -> int:
         """Of the expert's best few discards, the one with the least expected deadwood after
-        the next two draws (:func:`expected_after_two_draws`, the knock bonus counted) plus
-        the weighted danger of feeding the opponent, as the expert weighs it.
+        the next two draws (:func:`expected_after_two_draws`, with
+        :attr:`discard_knock_bonus` and :attr:`gin_bonus` counted) plus the weighted danger
+        of feeding the opponent, as the expert weighs it.
 
         The expert looks one draw ahead; two draws also value what one draw cannot complete.
         Playouts to the end of the hand, tried first, made the choice weaker (docs/ai.md);
@@ -496,7 +506,13 @@ class MasterPlayer(ExpertPlayer):
 
         def value(card: int) -> float:
             kept = k.hand & ~(1 << card)
-            ahead = expected_after_two_draws(kept, draws, k.knock_limit, self.knock_bonus)
+            ahead = expected_after_two_draws(
+                kept,
+                draws,
+                k.knock_limit,
+                self.discard_knock_bonus,
+                gin_bonus=self.gin_bonus,
+            )
             return ahead + self.danger_weight * self.danger(k, card, model)
 
         return min(candidates, key=lambda c: (value(c), candidates.index(c)))

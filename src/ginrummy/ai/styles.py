@@ -71,6 +71,9 @@ class Master202611(MasterPlayer):
     """``master`` as of November 2026 (see the module's notes)."""
 
     level = "master-2026-11"
+    # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
+    discard_knock_bonus = 10.0
+    gin_bonus = 0.0
     adapt = False
     learned_beliefs = False
     learned_knock = False
@@ -83,5 +86,8 @@ class MasterKnockKA(MasterPlayer):
     successor is measured against."""
 
     level = "master-knock-kA"
+    # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
+    discard_knock_bonus = 10.0
+    gin_bonus = 0.0
     adapt = False
     knock_params = "knock-kA"

@@ -86,6 +86,9 @@ class SearchedDrawMaster(MasterPlayer):
     draws the data measure."""
 
     level = "master-searched-draw"
+    # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
+    discard_knock_bonus = 10.0
+    gin_bonus = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,9 @@ class SimulatedKnockMaster(MasterPlayer):
     the shipped data were made)."""
 
     level = "master-simulated-knock"
+    # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
+    discard_knock_bonus = 10.0
+    gin_bonus = 0.0
     learned_knock = False
 
 
