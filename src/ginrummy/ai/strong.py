@@ -43,6 +43,9 @@ class NormalPlayer(Player):
     """How much better the pile must be than the stock's expectation to take it."""
     knock_bonus: float = 10.0
     """How many deadwood points being able to knock after the next draw is worth."""
+    estimate_gin_bonus: float = 0.0
+    """How many more reaching gin is worth in the one-draw estimates (the discard ranking and
+    the pile's edge): 0 at every level; ``bench/knock_playouts.py play`` measures others."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return None
@@ -73,9 +76,10 @@ class NormalPlayer(Player):
         pile_value = float(min(after.values()))
         model = self.model(k)
         draws = draw_weights(k, None if model is None else model.probability)
-        stock_value = expected_after_draw(k.hand, draws, k.knock_limit, self.knock_bonus)
+        gin = self.estimate_gin_bonus
+        stock_value = expected_after_draw(k.hand, draws, k.knock_limit, self.knock_bonus, gin)
         if pile_value <= k.knock_limit:
-            pile_value -= self.knock_bonus
+            pile_value -= self.knock_bonus + (gin if pile_value == 0 else 0.0)
         return stock_value - self.pile_margin - pile_value, draws, model
 
     def knock_choice(
@@ -136,7 +140,7 @@ class NormalPlayer(Player):
         for card in cards:
             kept = hand & ~(1 << card)
             score = expected_after_draw(
-                kept, draws, k.knock_limit, self.knock_bonus
+                kept, draws, k.knock_limit, self.knock_bonus, self.estimate_gin_bonus
             ) + self.danger_weight * self.danger(k, card, model)
             scored.append((round(score, 9), -(card % 13), card))
         scored.sort()
