@@ -64,8 +64,10 @@ from ginrummy.ai.base import Player
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import (
     KNOCK_FEATURES,
+    MASTER_KNOCK,
     MasterPlayer,
     feature_count,
+    knock_weights,
     predicted_edge,
     quadratic,
 )
@@ -359,9 +361,12 @@ def knock(args: argparse.Namespace) -> None:
 def pooled(args: argparse.Namespace) -> None:
     """Master's knock fitted on its self-play chances and on chances against knockers
     together (those weighted by each of ``--shares``), scored on each population's other
-    half."""
-    ka = read_parts([DATA / name for name in KNOCK_DATA])
+    half; ``--self-play`` other self-play data than ``tests/data``'s, ``--also`` more added
+    to every fit; master's shipped knock scored first."""
+    own = [Path(p) for p in args.self_play] or [DATA / name for name in KNOCK_DATA]
+    ka = read_parts(own)
     ks = read_data(Path(args.knockers))
+    extra = read_parts([Path(p) for p in args.also]) if args.also else []
     width = len(KNOCK_FEATURES)
     if min(len(ka[0].features), len(ks[0].features)) < width:
         raise SystemExit(f"both data need all {width} features")
@@ -378,16 +383,22 @@ def pooled(args: argparse.Namespace) -> None:
 
     a, k = halves(ka), halves(ks)
     print(f"{len(ka)} self-play chances, {len(ks)} against knockers; scored on the other half")
+    shipped = knock_weights()
+    cells = [scored(shipped, part) for pair in zip(a, k, strict=True) for part in pair]
+    print(
+        f"master's knock ({MASTER_KNOCK}): self-play {cells[0]} / {cells[2]}, "
+        f"knockers {cells[1]} / {cells[3]}"
+    )
     for share in args.shares:
         cells = []
         for i in (0, 1):
-            w = fit(a[1 - i], width, RIDGE, k[1 - i], share)
+            w = fit(extra + a[1 - i], width, RIDGE, k[1 - i], share)
             cells += [scored(w, a[i]), scored(w, k[i])]
         print(
             f"share {share:g}: self-play {cells[0]} / {cells[2]}, knockers {cells[1]} / {cells[3]}"
         )
     if args.weights:
-        w = fit(ka, width, RIDGE, ks, args.shares[-1])
+        w = fit(extra + ka, width, RIDGE, ks, args.shares[-1])
         Path(args.weights).write_text(json.dumps(list(w)) + "\n")
 
 
@@ -507,6 +518,19 @@ def main() -> None:
     po = commands.add_parser("pooled")
     po.add_argument("knockers", help="knock data against knockers with all the features")
     po.add_argument("--shares", type=float, nargs="+", default=[0.0, 0.5, 1.0])
+    po.add_argument(
+        "--self-play",
+        dest="self_play",
+        nargs="+",
+        default=[],
+        help="self-play knock data in parts, in order (default: the kA data of tests/data)",
+    )
+    po.add_argument(
+        "--also",
+        nargs="+",
+        default=[],
+        help="more self-play knock data added to every fit (not scored)",
+    )
     po.add_argument("--weights", default=None, help="write the fit on all (the last share)")
     args = parser.parse_args()
     run = {

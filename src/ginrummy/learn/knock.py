@@ -64,9 +64,31 @@ class SimulatedKnockMaster(MasterPlayer):
     learned_knock = False
 
 
+class SimulatedKnockGinMaster(MasterPlayer):
+    """``master`` knocking by its simulations alone, with the discards that value gin (since
+    2026-12-05: a knock after a draw counts 5 deadwood points in the two-draw search, gin 25
+    more): the players of the run made again with those discards (docs/ai.md)."""
+
+    level = "master-simulated-knock-gin"
+    discard_knock_bonus = 5.0
+    gin_bonus = 25.0
+    learned_knock = False
+
+
+class KnockKAGinMaster(MasterKnockKA):
+    """``master-knock-kA`` (the first learned knock) with the discards that value gin: the
+    learner of the run against knockers made again with those discards."""
+
+    level = "master-knock-kA-gin"
+    discard_knock_bonus = 5.0
+    gin_bonus = 25.0
+
+
 PLAYERS: dict[str, type[MasterPlayer]] = {
     "simulated-knock": SimulatedKnockMaster,
+    "simulated-knock-gin": SimulatedKnockGinMaster,
     "knock-kA": MasterKnockKA,
+    "knock-kA-gin": KnockKAGinMaster,
 }
 """The generations of self-play players, by name: each a class of its own, so a later change
 to master's knock leaves each run's data as they were (its draws and discards are master's:
