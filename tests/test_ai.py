@@ -350,19 +350,24 @@ def test_gin_counts_its_bonus_in_the_draw_searches() -> None:
 
 
 def test_master_discards_by_the_two_draw_search() -> None:
-    """At ordinary discards (no knock possible) master throws, of the expert's best three
-    within 4 points, the one with the least two-draw expectation (a knock counting 5 points
-    less, gin 25 less again) plus the weighted danger;
-    with the search off it throws the expert's card (the expert's ranking on master's
-    opponent model; with the expert's model too, exactly the expert's choice). Over the
-    positions of twelve expert hands it disagrees with the expert's ranking on some, not
-    all."""
+    """At ordinary discards (no knock possible) master throws, of its ranking's best three
+    within 4 points (the expert's, gin counting 25 points more than a knock), the one with
+    the least two-draw expectation (a knock counting 5 points less, gin 35 less again) plus
+    the weighted danger; with the search off it throws its ranking's best card; with the
+    expert's model and ranking too, exactly the expert's choice. Over the positions of
+    twelve expert hands it disagrees with its ranking on some, not all."""
     from ginrummy.ai.evaluate import draw_weights, expected_after_two_draws
     from ginrummy.ai.master import MasterPlayer
 
     master, plain, plain_expert = MasterPlayer("t"), MasterPlayer("t"), MasterPlayer("t")
     plain.discard_search = plain_expert.discard_search = False
     plain_expert.learned_beliefs = False
+    plain_expert.estimate_gin_bonus = 0.0
+    assert (master.discard_knock_bonus, master.gin_bonus, master.estimate_gin_bonus) == (
+        5.0,
+        35.0,
+        25.0,
+    )
     expert = player("expert", "t")
     positions = differ = 0
     for i in range(12):
@@ -383,7 +388,7 @@ def test_master_discards_by_the_two_draw_search() -> None:
 
                 def value(c: int, k: Knowledge = k, draws: list = draws, model=model) -> float:
                     kept = k.hand & ~(1 << c)
-                    two = expected_after_two_draws(kept, draws, k.knock_limit, 5.0, gin_bonus=25.0)
+                    two = expected_after_two_draws(kept, draws, k.knock_limit, 5.0, gin_bonus=35.0)
                     return two + 2.0 * model.usefulness(c)
 
                 want = min(near, key=lambda c: (value(c), near.index(c)))

@@ -238,11 +238,16 @@ class MasterPlayer(ExpertPlayer):
     """What being able to knock after a draw is worth in the two-draw search, in deadwood
     points (the expert's ``knock_bonus``, 10, in its one-draw ranking, its draws and the
     learned knock's features): master plays on at most of its chances to knock."""
-    gin_bonus = 25.0
+    gin_bonus = 35.0
     """What reaching gin after a draw is worth in the two-draw search, beyond the knock bonus
-    (0: as master searched before 2026-12-05): about half the hands between the masters end
-    by gin, so a discard that keeps gin in reach is worth more than its deadwood says
-    (docs/ai.md, "Discards that value gin")."""
+    (0: as master searched before 2026-12-05; 25 that morning): about half the hands
+    between the masters end by gin, so a discard that keeps gin in reach is worth more than
+    its deadwood says (docs/ai.md, "Discards that value gin")."""
+    estimate_gin_bonus = 25.0
+    """Gin counted in the one-draw estimates too (the ranking that picks the two-draw
+    search's candidates, the pile's edge in the draw), beyond the knock bonus (0 at the
+    other levels, and in master before the afternoon of 2026-12-05; docs/ai.md, "Discards
+    that value gin")."""
     learned_beliefs = True
     """Whether its opponent model is the learned one (:mod:`.beliefs`, fitted on self-play)
     rather than the expert's hand-set likelihood ratios."""

@@ -45,7 +45,8 @@ class NormalPlayer(Player):
     """How many deadwood points being able to knock after the next draw is worth."""
     estimate_gin_bonus: float = 0.0
     """How many more reaching gin is worth in the one-draw estimates (the discard ranking and
-    the pile's edge): 0 at every level; ``bench/knock_playouts.py play`` measures others."""
+    the pile's edge): 0 at every level but master (25); ``bench/knock_playouts.py play``
+    measures others."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return None

@@ -74,6 +74,7 @@ class Master202611(MasterPlayer):
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
+    estimate_gin_bonus = 0.0
     adapt = False
     learned_beliefs = False
     learned_knock = False
@@ -89,5 +90,6 @@ class MasterKnockKA(MasterPlayer):
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
+    estimate_gin_bonus = 0.0
     adapt = False
     knock_params = "knock-kA"

@@ -89,6 +89,7 @@ class SearchedDrawMaster(MasterPlayer):
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
+    estimate_gin_bonus = 0.0
 
 
 @dataclass(frozen=True, slots=True)

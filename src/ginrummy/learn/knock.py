@@ -61,6 +61,7 @@ class SimulatedKnockMaster(MasterPlayer):
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
+    estimate_gin_bonus = 0.0
     learned_knock = False
 
 
@@ -72,6 +73,7 @@ class SimulatedKnockGinMaster(MasterPlayer):
     level = "master-simulated-knock-gin"
     discard_knock_bonus = 5.0
     gin_bonus = 25.0
+    estimate_gin_bonus = 0.0
     learned_knock = False
 
 
