@@ -349,6 +349,36 @@ def test_gin_counts_its_bonus_in_the_draw_searches() -> None:
     assert expected_after_draw(kept, draws, -1, 5.0, 25.0) == 2.5
 
 
+def test_master_counts_gin_in_the_piles_edge() -> None:
+    """The dealer holds As 2s 3s, 7h 7d 7c, Kd Qd Jd and 5c and is offered 4s: taking it
+    (the run As-4s, 5c thrown) is gin, worth its deadwood 0, the knock bonus 10 and master's
+    gin bonus 25 less. From the stock, Td (the run Td-Kd) and 7s (four sevens) are gin with
+    5c thrown, so the stock's expectation counts 25 less times their chance: counting gin
+    moves the pile's edge by 25 times the chance that the stock does not give it."""
+    rules = ginrummy.Rules.preset("classic")
+    state = ginrummy.new_hand(
+        rules,
+        dealer=0,
+        hands=("As 2s 3s 7h 7d 7c Kd Qd Jd 5c", "Ah 2h 3h 4c 5d 6s 8c 9d Tc Jh"),
+        upcard="4s",
+        stock="Jc 2d 8h 6h 6c 7s Js Kc Ks Ad 5h 4d Qc Th 8d 5s 6d Ac Qs 9h Td Qh Kh 9s 4h 8s "
+        "2c 3c 9c 3d Ts",
+    ).apply("pass")
+    from ginrummy.ai.master import MasterPlayer
+
+    k = Knowledge(state.view(0))
+    master, without = MasterPlayer("t"), MasterPlayer("t")
+    without.estimate_gin_bonus = 0.0
+    assert master.estimate_gin_bonus == 25.0
+    edge, draws, _ = master.pile_edge(k)
+    edge0, draws0, _ = without.pile_edge(k)
+    assert draws == draws0
+    gin_outs = {int(c) for c in parse_cards("Td 7s")}
+    chance = sum(w for c, w in draws if c in gin_outs)
+    assert 0 < chance < 1
+    assert edge - edge0 == pytest.approx(25.0 * (1.0 - chance))
+
+
 def test_master_discards_by_the_two_draw_search() -> None:
     """At ordinary discards (no knock possible) master throws, of its ranking's best three
     within 4 points (the expert's, gin counting 25 points more than a knock), the one with
