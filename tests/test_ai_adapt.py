@@ -78,7 +78,8 @@ def test_nothing_seen_nothing_assumed() -> None:
 
 def test_master_tells_a_knocker() -> None:
     """master takes the opponent for a knocker once the finished hands show it knocking at
-    nearly every chance, and then knocks by the knock learned against knockers; not without
+    nearly every chance, and then knocks by the knock learned against knockers (and values gin
+    less in its discards); not without
     evidence, not against players that never knock or masters, and master-no-adapt never."""
     from ginrummy.ai import TEST_LEVELS
     from ginrummy.ai.knowledge import Knowledge
@@ -95,6 +96,10 @@ def test_master_tells_a_knocker() -> None:
     assert fixed.opponent_kind(facing_knocker) is None
     assert fixed.knock_params_for(facing_knocker) == MASTER_KNOCK
     assert master.opponent_kind(Knowledge(knocker.view(0))) is None  # seat 0 faces gin
+    # against the knocker the discard search counts gin 25 beyond a knock, else 35
+    assert master.search_gin_bonus(facing_knocker) == 25.0
+    assert master.search_gin_bonus(Knowledge(knocker.view(0))) == 35.0
+    assert fixed.search_gin_bonus(facing_knocker) == 35.0
     for opponent in ("style-undercut", "master-2026-11", "baseline"):
         hand = play_game("master", opponent, "kind", hands=8).hand
         assert hand is not None

@@ -243,6 +243,10 @@ class MasterPlayer(ExpertPlayer):
     (0: as master searched before 2026-12-05; 25 that morning): about half the hands
     between the masters end by gin, so a discard that keeps gin in reach is worth more than
     its deadwood says (docs/ai.md, "Discards that value gin")."""
+    knocker_gin_bonus: float | None = 25.0
+    """The two-draw search's gin bonus once the game's finished hands show a knocker
+    (:meth:`opponent_kind`; None: :attr:`gin_bonus` against everyone): against a player that
+    knocks at once gin is worth less (docs/ai.md, "Discards that value gin")."""
     estimate_gin_bonus = 25.0
     """Gin counted in the one-draw estimates too (the ranking that picks the two-draw
     search's candidates, the pile's edge in the draw), beyond the knock bonus (0 at the
@@ -497,7 +501,7 @@ class MasterPlayer(ExpertPlayer):
     ) -> int:
         """Of the expert's best few discards, the one with the least expected deadwood after
         the next two draws (:func:`expected_after_two_draws`, with
-        :attr:`discard_knock_bonus` and :attr:`gin_bonus` counted) plus the weighted danger
+        :attr:`discard_knock_bonus` and :meth:`search_gin_bonus` counted) plus the weighted danger
         of feeding the opponent, as the expert weighs it.
 
         The expert looks one draw ahead; two draws also value what one draw cannot complete.
@@ -508,6 +512,7 @@ class MasterPlayer(ExpertPlayer):
         draws, candidates = self.discard_choices(k, options, model)
         if len(candidates) < 2:
             return candidates[0]
+        gin = self.search_gin_bonus(k)
 
         def value(card: int) -> float:
             kept = k.hand & ~(1 << card)
@@ -516,11 +521,18 @@ class MasterPlayer(ExpertPlayer):
                 draws,
                 k.knock_limit,
                 self.discard_knock_bonus,
-                gin_bonus=self.gin_bonus,
+                gin_bonus=gin,
             )
             return ahead + self.danger_weight * self.danger(k, card, model)
 
         return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+    def search_gin_bonus(self, k: Knowledge) -> float:
+        """The gin bonus of the two-draw search against this opponent: :attr:`gin_bonus`, or
+        :attr:`knocker_gin_bonus` once the game shows a knocker."""
+        if self.knocker_gin_bonus is not None and self.opponent_kind(k) == "knocker":
+            return self.knocker_gin_bonus
+        return self.gin_bonus
 
     def discard_choices(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel
