@@ -66,9 +66,10 @@ class SimulatedKnockMaster(MasterPlayer):
 
 
 class SimulatedKnockGinMaster(MasterPlayer):
-    """``master`` knocking by its simulations alone, with the discards that value gin (since
-    2026-12-05: a knock after a draw counts 5 deadwood points in the two-draw search, gin 25
-    more): the players of the run made again with those discards (docs/ai.md)."""
+    """``master`` knocking by its simulations alone, with the discards that value gin as on
+    the morning of 2026-12-05 (a knock after a draw counts 5 deadwood points in the two-draw
+    search, gin 25 more, nothing in the ranking): the players of the run made again with
+    those discards (docs/ai.md)."""
 
     level = "master-simulated-knock-gin"
     discard_knock_bonus = 5.0
