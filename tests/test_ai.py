@@ -355,6 +355,8 @@ def test_master_counts_gin_in_the_piles_edge() -> None:
     gin bonus 25 less. From the stock, Td (the run Td-Kd) and 7s (four sevens) are gin with
     5c thrown, so the stock's expectation counts 25 less times their chance: counting gin
     moves the pile's edge by 25 times the chance that the stock does not give it."""
+    from ginrummy.ai.master import MasterPlayer
+
     rules = ginrummy.Rules.preset("classic")
     state = ginrummy.new_hand(
         rules,
@@ -364,8 +366,6 @@ def test_master_counts_gin_in_the_piles_edge() -> None:
         stock="Jc 2d 8h 6h 6c 7s Js Kc Ks Ad 5h 4d Qc Th 8d 5s 6d Ac Qs 9h Td Qh Kh 9s 4h 8s "
         "2c 3c 9c 3d Ts",
     ).apply("pass")
-    from ginrummy.ai.master import MasterPlayer
-
     k = Knowledge(state.view(0))
     master, without = MasterPlayer("t"), MasterPlayer("t")
     without.estimate_gin_bonus = 0.0

@@ -40,6 +40,15 @@ def draw_weights(
     return [(c, w / total) for c, w in raw]
 
 
+def bonused(value: float, limit: int, knock_bonus: float, gin_bonus: float) -> float:
+    """A hand's least deadwood ``value`` as the draw estimates count it: at or under
+    ``limit`` (able to knock) ``knock_bonus`` points less, and at none (gin) ``gin_bonus``
+    less again."""
+    if value > limit:
+        return value
+    return value - knock_bonus - (gin_bonus if value == 0 else 0.0)
+
+
 def expected_after_draw(
     kept: int,
     draws: Sequence[tuple[int, float]],
@@ -65,10 +74,10 @@ def expected_after_draw(
             value = less_one + _POINTS[card]
             if deadwood < value:
                 value = deadwood
-        if value <= limit:
-            total += weight * (value - knock_bonus - (gin_bonus if value == 0 else 0.0))
-        else:
-            total += weight * value
+        # (the common case, over the limit, tested here: this loop is the searches' hot path)
+        total += weight * (
+            bonused(value, limit, knock_bonus, gin_bonus) if value <= limit else value
+        )
     return total
 
 
@@ -100,7 +109,7 @@ def expected_after_two_draws(
         best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
         least = after[best[0]]
         if least <= limit:
-            total += weight * (least - knock_bonus - (gin_bonus if least == 0 else 0.0))
+            total += weight * bonused(least, limit, knock_bonus, gin_bonus)
             continue
         second = [(c, w) for c, w in draws if c != first and w > 0.0]
         if not second:  # nothing left to draw: the hand stays as the discard leaves it

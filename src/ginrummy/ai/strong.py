@@ -10,7 +10,7 @@ from ..actions import DISCARD_TEXT
 from ..melds import deadwood_after_discards_mask
 from ..views import PlayerView
 from .base import Player, discard_options, end_action, least_deadwood_discard
-from .evaluate import OpponentModel, draw_weights, expected_after_draw
+from .evaluate import OpponentModel, bonused, draw_weights, expected_after_draw
 from .knowledge import Knowledge, meld_partners
 from .sim import Scoring, playout, score_knock
 
@@ -77,11 +77,9 @@ class NormalPlayer(Player):
         pile_value = float(min(after.values()))
         model = self.model(k)
         draws = draw_weights(k, None if model is None else model.probability)
-        gin = self.estimate_gin_bonus
-        stock_value = expected_after_draw(k.hand, draws, k.knock_limit, self.knock_bonus, gin)
-        if pile_value <= k.knock_limit:
-            pile_value -= self.knock_bonus + (gin if pile_value == 0 else 0.0)
-        return stock_value - self.pile_margin - pile_value, draws, model
+        bonuses = (k.knock_limit, self.knock_bonus, self.estimate_gin_bonus)
+        stock_value = expected_after_draw(k.hand, draws, *bonuses)
+        return stock_value - self.pile_margin - bonused(pile_value, *bonuses), draws, model
 
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
