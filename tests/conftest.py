@@ -4,7 +4,7 @@ import contextlib
 import os
 import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -57,3 +57,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "games.db")
     url: str = request.getfixturevalue("pg_database")
     return url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser or server test reports what its pages showed and its server printed
+    (:func:`web_support.failure_context`): a timeout alone says nothing of why."""
+    report = yield
+    if report.when == "call" and report.failed:
+        import web_support
+
+        funcargs = getattr(item, "funcargs", {})
+        for title, text in web_support.failure_context(funcargs):
+            report.sections.append((title, text))
+    return report

@@ -329,3 +329,42 @@ def live_server(tmp_path: Path) -> Iterator[Server]:
     """A ``ginrummy serve`` process on a fresh SQLite file."""
     with Server(str(tmp_path / "games.db")) as srv:
         yield srv
+
+
+# --- what a failed browser test leaves behind -----------------------------------------------
+
+_PAGE_STATE = """() => {
+  const text = (sel) => { const e = document.querySelector(sel); return e ? e.textContent : null; };
+  const conn = document.querySelector('#conn');
+  return JSON.stringify({
+    url: location.href,
+    page: document.body.dataset.page,
+    staging: document.body.dataset.staging,
+    lobby_error: text('#lobby-error'),
+    status: text('#status'),
+    conn: conn && !conn.hidden ? conn.textContent : null,
+    hand_cards: document.querySelectorAll('#hand .card').length,
+  });
+}"""
+
+
+def failure_context(funcargs: dict[str, Any]) -> list[tuple[str, str]]:
+    """Report sections for a failed test: the tail of every :class:`Server`'s output and the
+    state of every page open in a Playwright ``Browser`` among the test's fixtures (its address,
+    page, status and connection lines, cards in hand), so a browser test that timed out says
+    what the table was showing and what the server saw."""
+    sections: list[tuple[str, str]] = []
+    for name, value in funcargs.items():
+        if isinstance(value, Server):
+            sections.append((f"{name}: the server's last output", value.output()[-6000:]))
+        contexts = getattr(value, "contexts", None)
+        if contexts is None or not hasattr(value, "new_context"):
+            continue
+        for i, context in enumerate(contexts):
+            for j, open_page in enumerate(context.pages):
+                try:
+                    state = str(open_page.evaluate(_PAGE_STATE))
+                except Exception as exc:  # a closed or crashed page says so
+                    state = f"(no state: {exc})"
+                sections.append((f"{name}: context {i} page {j}", state))
+    return sections
