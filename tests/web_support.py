@@ -344,6 +344,9 @@ _PAGE_STATE = """() => {
     status: text('#status'),
     conn: conn && !conn.hidden ? conn.textContent : null,
     hand_cards: document.querySelectorAll('#hand .card').length,
+    version: document.body.dataset.version,
+    dialogs: [...document.querySelectorAll('[role=dialog]:not([hidden]), dialog[open]')]
+      .map((d) => d.id),
   });
 }"""
 
