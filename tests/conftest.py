@@ -73,3 +73,15 @@ def pytest_runtest_makereport(
         for title, text in web_support.failure_context(funcargs):
             report.sections.append((title, text))
     return report
+
+
+@pytest.fixture(autouse=True)
+def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test opened, failed or not: a page left open on a
+    stopped server keeps trying to reconnect for the rest of the session."""
+    yield
+    if "browser" in request.fixturenames:
+        browser = request.getfixturevalue("browser")
+        for context in list(browser.contexts):
+            with contextlib.suppress(Exception):
+                context.close()

@@ -228,6 +228,13 @@ export function initHand() {
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea, summary")) return;
     if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (document.body.dataset.page === "table" && (e.key === "m" || e.key === "M")) {
+      // the mute key works at any moment at the table, an end-of-hand dialog open or not
+      e.preventDefault();
+      $("#mute").checked = !$("#mute").checked;
+      applySettings();
+      return;
+    }
     if (!$("#hand-end").hidden || !$("#game-end").hidden) {
       if (!$("#hand-end").hidden && (e.key === "n" || e.key === "N")) { e.preventDefault(); nextFromEnd(); }
       return;
@@ -236,7 +243,7 @@ export function initHand() {
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     const cardEl = e.target.closest && e.target.closest("#hand .card");
     if (S.seat === null && S.view) { // watching: only the mute key works
-      if (key === "m") { $("#mute").checked = !$("#mute").checked; applySettings(); } else if (key.length === 1 || key === "Enter") refuse("You are watching: there is nothing to press.");
+      if (key.length === 1 || key === "Enter") refuse("You are watching: there is nothing to press.");
       return;
     }
     if ((key === "ArrowLeft" || key === "ArrowRight") && S.view) {
@@ -271,7 +278,6 @@ export function initHand() {
         setStatus("");
         render();
       },
-      m: () => { $("#mute").checked = !$("#mute").checked; applySettings(); },
     };
     if (acts[key]) { e.preventDefault(); acts[key](); }
     const onPage = e.target === document.body || e.target.closest("#hand");
