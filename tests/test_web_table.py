@@ -813,6 +813,11 @@ def test_lay_offs_move_onto_the_knockers_melds(page: Page, server: Server) -> No
         assert meld.locator(f'.laid-off[data-card="{layoff["card"]}"]').count() == 1
     assert "after laying off" in page.inner_text("#he-explanation")
     page.screenshot(path=str(artifact("hand-end-layoffs.png")))
+    # the mute key works with the dialog open too (and the dialog stays)
+    muted = page.is_checked("#mute")
+    page.keyboard.press("m")
+    assert page.is_checked("#mute") is not muted
+    assert page.is_visible("#hand-end")
 
 
 def test_sounds_play_and_the_mute_switch_silences_them(page: Page, server: Server) -> None:
