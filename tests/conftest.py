@@ -78,10 +78,15 @@ def pytest_runtest_makereport(
 @pytest.fixture(autouse=True)
 def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
     """Close every browser context a test opened, failed or not: a page left open on a
-    stopped server keeps trying to reconnect for the rest of the session."""
+    stopped server keeps trying to reconnect for the rest of the session. Contexts that were
+    open before the test (a module's shared page) stay open."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(map(id, browser.contexts))
     yield
-    if "browser" in request.fixturenames:
-        browser = request.getfixturevalue("browser")
-        for context in list(browser.contexts):
+    for context in list(browser.contexts):
+        if id(context) not in before:
             with contextlib.suppress(Exception):
                 context.close()
