@@ -1,0 +1,157 @@
+"""Variants of master's draws and discards, each played paired per deal with master.
+
+**Pile or stock two draws deep** (``two-step``, ``two-step-search``, ``two-step-close``).
+Master takes the pile's top card when the expert's estimate says so (the least deadwood after
+taking it against the expected least deadwood after a stock draw: one draw deep), and settles
+close calls by greedy playouts (docs/ai.md). Its discards look two draws deep
+(:func:`~ginrummy.ai.evaluate.expected_after_two_draws`), which values what a card may become
+as well as what it is. The same for the draw: the pile's card counts as the first of two
+draws (then the best of its two least-deadwood discards by the one-draw expectation of the
+next draw); the stock's value is the two-draw expectation of the hand as it is. Both count a
+knock and gin as the discard search does (:attr:`MasterPlayer.discard_knock_bonus`,
+:meth:`MasterPlayer.search_gin_bonus`).
+
+* ``two-step``: the two-draw edge decides every draw (no playouts);
+* ``two-step-search``: the two-draw edge decides, and playouts settle it within
+  :attr:`MasterPlayer.draw_margin` of zero (as the one-draw edge does in master);
+* ``two-step-close``: master's one-draw edge decides outside its window, the two-draw edge
+  (instead of playouts) inside it.
+
+**Deadwood kept, late in the hand** (``late-W``). The two-draw search values a discard by
+the deadwood expected two draws on; late in the hand the opponent may end it before then, so
+the deadwood the discard leaves now counts too: ``W`` times it times the share of the stock
+drawn (0 at the deal, 1 when it is empty). A fit on expert's true-state playouts found such a
+term (docs/ai.md, "An evaluation learned from playouts of real positions").
+
+    python bench/master_variants.py master-2026-11 two-step two-step-search --deals 2000
+    python bench/master_variants.py master-2026-11 late-0.5 late-1 --deals 2000
+
+Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
+("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import knocker_signals  # a sibling script: bench/ is on the path when this one runs
+from ginrummy.ai import TEST_LEVELS
+from ginrummy.ai.evaluate import (
+    OpponentModel,
+    bonused,
+    expected_after_draw,
+    expected_after_two_draws,
+)
+from ginrummy.ai.knowledge import Knowledge
+from ginrummy.ai.master import MasterPlayer
+from ginrummy.melds import deadwood_after_discards_mask
+from ginrummy.views import PlayerView
+
+PLAIN_VARIANT = knocker_signals.variant
+"""``knocker_signals``'s own variants (its ``variant`` is replaced by :func:`variant`)."""
+
+
+def two_step_edge(k: Knowledge, player: MasterPlayer, draws: Sequence[tuple[int, float]]) -> float:
+    """How much less expected deadwood (knock and gin bonuses counted) taking the pile's top
+    card leaves than a stock draw, two draws deep."""
+    limit = k.knock_limit
+    knock, gin = player.discard_knock_bonus, player.search_gin_bonus(k)
+    with_top = k.hand | 1 << k.top
+    after = deadwood_after_discards_mask(with_top)
+    after.pop(k.top)
+    best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
+    least = after[best[0]]
+    if least <= limit:
+        pile = bonused(least, limit, knock, gin)
+    else:
+        pile = min(
+            expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
+        )
+    stock = expected_after_two_draws(k.hand, draws, limit, knock, gin_bonus=gin)
+    return stock - pile
+
+
+class TwoStep(MasterPlayer):
+    """Master whose pile-or-stock choice is :func:`two_step_edge` (see the module)."""
+
+    level = "v-two-step"
+    mode = "two-step"
+
+    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
+        if k.top < 0 or any(d == k.top for _, d in k.my_pairs):
+            return super().wants_pile(k, view)
+        edge, draws, model = self.pile_edge(k)
+        assert model is not None
+        close = self.searches_draw(k, view, edge)
+        if self.mode == "two-step-close" and not close:
+            return edge > 0
+        edge2 = two_step_edge(k, self, draws)
+        if self.mode == "two-step-search" and self.searches_draw(k, view, edge2):
+            return self.search_pile(k, draws, model)
+        return edge2 > 0
+
+
+FULL_STOCK = 31
+"""The stock after the deal (52 cards less two hands of ten and the upcard)."""
+
+
+class LateDeadwood(MasterPlayer):
+    """Master whose two-draw discard search also counts the deadwood a discard leaves now,
+    :attr:`weight` times it times the share of the stock drawn (see the module)."""
+
+    level = "v-late"
+    weight = 0.0
+
+    def best_discard(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> int:
+        if model is None:
+            return super().best_discard(k, options, model)
+        draws, candidates = self.discard_choices(k, options, model)
+        if len(candidates) < 2:
+            return candidates[0]
+        gin = self.search_gin_bonus(k)
+        late = max(0.0, 1.0 - k.stock_size / FULL_STOCK)
+
+        def value(card: int) -> float:
+            kept = k.hand & ~(1 << card)
+            ahead = expected_after_two_draws(
+                kept, draws, k.knock_limit, self.discard_knock_bonus, gin_bonus=gin
+            )
+            danger = self.danger_weight * self.danger(k, card, model)
+            return ahead + danger + self.weight * late * options[card]
+
+        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+
+def variant(name: str, weights: Sequence[float]) -> str:
+    """A variant of this module registered as a test level, or ``knocker_signals``'s."""
+    level = f"v-{name}"
+    if name in ("two-step", "two-step-search", "two-step-close"):
+        TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name.startswith("late-"):
+        attrs = {"level": level, "weight": float(name[len("late-") :])}
+        TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)
+    else:
+        return PLAIN_VARIANT(name, weights)
+    return level
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("against")
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--seed", default="strength-2026")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    args.weights = None
+    knocker_signals.variant = variant  # type: ignore[assignment]
+    knocker_signals.play(args)
+
+
+if __name__ == "__main__":
+    main()
