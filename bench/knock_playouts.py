@@ -267,13 +267,12 @@ def attributes_variant(name: str) -> str:
 
 def play(args: argparse.Namespace) -> None:
     """``knocker_signals.py play`` with the variants ``playouts:FILE`` too."""
-    shipped = knocker_signals.variant
 
     def variant(name: str, weights: Sequence[float]) -> str:
         if "=" in name:
             return attributes_variant(name)
         if not name.startswith("playouts:"):
-            return shipped(name, weights)
+            return knocker_signals.variant(name, weights)
         level = f"v-{name}"
         fitted = json.loads(Path(name[len("playouts:") :]).read_text())
         weighted = {
@@ -284,8 +283,7 @@ def play(args: argparse.Namespace) -> None:
         TEST_LEVELS[level] = type("playouts", (WithPlayouts,), weighted)
         return level
 
-    knocker_signals.variant = variant
-    knocker_signals.play(args)
+    knocker_signals.play(args, variant)
 
 
 def main() -> None:
@@ -310,15 +308,7 @@ def main() -> None:
     w.add_argument("--mix-share", type=float, default=0.5)
     w.add_argument("--ridge", type=float, default=RIDGE)
     w.add_argument("--features", nargs="*", choices=NAMES)
-    p = commands.add_parser("play")
-    p.add_argument("against")
-    p.add_argument("variants", nargs="+")
-    p.add_argument("--deals", type=int, default=2000)
-    p.add_argument("--games", type=int, default=0)
-    p.add_argument("--preset", default="classic")
-    p.add_argument("--seed", default="strength-2026")
-    p.add_argument("--weights", default="")
-    p.add_argument("--workers", type=int, default=2)
+    knocker_signals.add_play_arguments(commands.add_parser("play"), deals=2000)
     args = parser.parse_args()
     run = {"replay": replay, "score": score, "weights": weights, "play": play}
     run[args.command](args)

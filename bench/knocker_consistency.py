@@ -35,8 +35,6 @@ from ginrummy.ai.master import OPPOSING_HANDS
 from ginrummy.melds import best_discard_mask
 from ginrummy.views import PlayerView
 
-PLAIN_VARIANT = knocker_signals.variant
-"""``knocker_signals``'s own variants (its ``variant`` is replaced by :func:`variant`)."""
 CHANCES = ""
 """Where to write each chance computed (``--chances``; empty: nowhere)."""
 
@@ -115,7 +113,7 @@ class Consistent(knocker_signals.Blended):
 def variant(name: str, weights: Sequence[float]) -> str:
     """``c:PRIOR:Q:EPS`` registered as a test level, or any of ``knocker_signals``'s."""
     if not name.startswith("c:"):
-        return PLAIN_VARIANT(name, weights)
+        return knocker_signals.variant(name, weights)
     _, prior, q, eps = name.split(":")
     level = "v-" + name.replace(":", "-")
     attrs = {"level": level, "prior": float(prior), "q": float(q), "eps": float(eps)}
@@ -126,19 +124,11 @@ def variant(name: str, weights: Sequence[float]) -> str:
 def main() -> None:
     global CHANCES
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("against")
-    parser.add_argument("variants", nargs="+")
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=0)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--seed", default="strength-2026")
-    parser.add_argument("--workers", type=int, default=2)
+    knocker_signals.add_play_arguments(parser, deals=1000)
     parser.add_argument("--chances", default="", help="write every chance here (per process)")
     args = parser.parse_args()
-    args.weights = None
     CHANCES = args.chances
-    knocker_signals.variant = variant  # type: ignore[assignment]
-    knocker_signals.play(args)
+    knocker_signals.play(args, variant)
 
 
 if __name__ == "__main__":

@@ -457,10 +457,29 @@ def variant(name: str, weights: Sequence[float]) -> str:
     return level
 
 
-def play(args: argparse.Namespace) -> None:
+Variant = Callable[[str, Sequence[float]], str]
+"""Registers a variant by its name on the command line; returns its level name."""
+
+
+def add_play_arguments(parser: argparse.ArgumentParser, deals: int = 1000) -> None:
+    """The arguments of :func:`play` (``bench/knock_playouts.py``, ``bench/master_variants.py``
+    and ``bench/knocker_consistency.py`` play through it with variants of their own)."""
+    parser.add_argument("against")
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--deals", type=int, default=deals)
+    parser.add_argument("--games", type=int, default=0, help="game pairs to 100 instead of deals")
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--seed", default="strength-2026")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--weights", default=None)
+
+
+def play(args: argparse.Namespace, resolve: Variant = variant) -> None:
+    """Master and the variants (named as ``resolve`` registers them) against one opponent on
+    the same duplicate deals or game pairs, each variant paired with master."""
     weights = json.loads(Path(args.weights).read_text()) if args.weights else []
     names = ["master", *(v for v in args.variants if v != "master")]
-    levels = [variant(v, weights) for v in names]
+    levels = [resolve(v, weights) for v in names]
     rules = Rules.preset(args.preset)
     nets: dict[str, list[float]] = {}
     won: dict[str, list[float]] = {}
@@ -499,15 +518,7 @@ def main() -> None:
     s = commands.add_parser("score")
     s.add_argument("data")
     s.add_argument("--weights", default=None, help="write the fit on all the data here")
-    p = commands.add_parser("play")
-    p.add_argument("against")
-    p.add_argument("variants", nargs="+")
-    p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--games", type=int, default=0, help="game pairs to 100 instead of deals")
-    p.add_argument("--preset", default="classic")
-    p.add_argument("--seed", default="strength-2026")
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--weights", default=None)
+    add_play_arguments(commands.add_parser("play"))
     r = commands.add_parser("replay")
     r.add_argument("data")
     r.add_argument("--hands", type=int, default=6000)

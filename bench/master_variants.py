@@ -48,9 +48,6 @@ from ginrummy.ai.master import MasterPlayer
 from ginrummy.melds import deadwood_after_discards_mask
 from ginrummy.views import PlayerView
 
-PLAIN_VARIANT = knocker_signals.variant
-"""``knocker_signals``'s own variants (its ``variant`` is replaced by :func:`variant`)."""
-
 
 def two_step_edge(k: Knowledge, player: MasterPlayer, draws: Sequence[tuple[int, float]]) -> float:
     """How much less expected deadwood (knock and gin bonuses counted) taking the pile's top
@@ -134,23 +131,15 @@ def variant(name: str, weights: Sequence[float]) -> str:
         attrs = {"level": level, "weight": float(name[len("late-") :])}
         TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)
     else:
-        return PLAIN_VARIANT(name, weights)
+        return knocker_signals.variant(name, weights)
     return level
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("against")
-    parser.add_argument("variants", nargs="+")
-    parser.add_argument("--deals", type=int, default=2000)
-    parser.add_argument("--games", type=int, default=0)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--seed", default="strength-2026")
-    parser.add_argument("--workers", type=int, default=2)
+    knocker_signals.add_play_arguments(parser, deals=2000)
     args = parser.parse_args()
-    args.weights = None
-    knocker_signals.variant = variant  # type: ignore[assignment]
-    knocker_signals.play(args)
+    knocker_signals.play(args, variant)
 
 
 if __name__ == "__main__":
