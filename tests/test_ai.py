@@ -379,6 +379,46 @@ def test_master_counts_gin_in_the_piles_edge() -> None:
     assert edge - edge0 == pytest.approx(25.0 * (1.0 - chance))
 
 
+def test_master_weighs_pile_and_stock_two_draws_deep() -> None:
+    """The dealer holds 5h Ks Qc Jd 9s 8c 4d 3s 2c Ad (62 deadwood, no meld) and is offered
+    6h; the next draws are 7h and Kd, each first with chance 1/2. No hand reaches the knock
+    limit, so no bonus counts.
+
+    One draw deep (the expert's measure): taking 6h melds nothing, and a ten or king thrown
+    leaves 58; the stock's 7h melds nothing (Ks thrown: 59), nor its Kd (Ks Kd; one king
+    thrown: 62): (59 + 62) / 2 = 60.5, so the pile is better by 2.5. Two draws deep: after
+    6h, Ks (and the tie Qc) thrown, 7h makes 5h 6h 7h and Qc goes (37), Kd melds nothing and
+    a face card goes (58): 47.5. From the stock, 7h then Kd or Kd then 7h never meld: 59. The
+    pile is better by 11.5: the run it starts is worth more than one draw can see.
+
+    Master takes the pile exactly when that edge, on its own draw weights, is above zero,
+    and never settles the draw by playouts; master-2026-11 draws one draw deep."""
+    from ginrummy.ai.evaluate import bonused, expected_after_draw
+    from ginrummy.ai.master import MasterPlayer
+
+    rules = ginrummy.Rules.preset("classic")
+    state = ginrummy.new_hand(
+        rules,
+        dealer=0,
+        hands=("5h Ks Qc Jd 9s 8c 4d 3s 2c Ad", "As 4s 7s Js 2h Th 3d 9d 5c Tc"),
+        upcard="6h",
+        stock="2s 5s 6s 8s Ts Qs Ah 3h 4h 7h 8h 9h Jh Qh Kh 2d 5d 6d 7d 8d Td Qd Kd Ac 3c 4c "
+        "6c 7c 9c Jc Kc",
+    ).apply("pass")
+    view = state.view(0)
+    k = Knowledge(view)
+    draws = [(int(c), 0.5) for c in parse_cards("7h Kd")]
+    master = MasterPlayer("t")
+    assert master.pile_depth == 2
+    assert master.two_draw_pile_edge(k, draws) == 11.5
+    one_draw = expected_after_draw(k.hand, draws, 10, 10.0, 25.0) - bonused(58, 10, 10.0, 25.0)
+    assert one_draw == 2.5
+    _, weights, _ = master.pile_edge(k)
+    assert master.wants_pile(k, view) == (master.two_draw_pile_edge(k, weights) > 0)
+    assert not master.searches_draw(k, view, 0.0)
+    assert player("master-2026-11", "t").pile_depth == 1  # type: ignore[attr-defined]
+
+
 def test_master_discards_by_the_two_draw_search() -> None:
     """At ordinary discards (no knock possible) master throws, of its ranking's best three
     within 4 points (the expert's, gin counting 25 points more than a knock), the one with

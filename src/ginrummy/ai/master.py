@@ -18,7 +18,13 @@ from ..views import PlayerView
 from .adapt import opponent_style
 from .base import end_action
 from .beliefs import LearnedOpponentModel
-from .evaluate import OpponentModel, draw_weights, expected_after_draw, expected_after_two_draws
+from .evaluate import (
+    OpponentModel,
+    bonused,
+    draw_weights,
+    expected_after_draw,
+    expected_after_two_draws,
+)
 from .knowledge import Knowledge
 from .signals import knock_signals
 from .sim import Scoring, playout, score_knock
@@ -217,9 +223,15 @@ class MasterPlayer(ExpertPlayer):
     level = "master"
     knock_samples = 128
     play_on_margin = 0.0
+    pile_depth = 2
+    """How many of its own draws deep the choice between the pile and the stock looks: 2
+    (since 2026-12-05, evening), :meth:`two_draw_pile_edge` decides every draw, as the
+    two-draw search decides the discards; 1, the expert's one-draw edge, a close call settled
+    by playouts (:attr:`draw_search`), as master drew before (docs/ai.md, "Pile or stock two
+    draws deep")."""
     draw_search = True
-    """Whether a close choice between the pile and the stock is settled by playouts (off: the
-    expert's rule, as ``master`` played before)."""
+    """Whether a close choice between the pile and the stock is settled by playouts when the
+    choice looks one draw deep (off: the expert's rule, as ``master`` played before)."""
     draw_margin = 3.0
     """How close (in the expert's deadwood estimate) pile and stock must be to search."""
     search_samples = 48
@@ -427,14 +439,45 @@ class MasterPlayer(ExpertPlayer):
             return False
         edge, draws, model = self.pile_edge(k)
         assert model is not None
+        if self.pile_depth == 2:
+            return self.two_draw_pile_edge(k, draws) > 0
         if not self.searches_draw(k, view, edge):
             return edge > 0
         return self.search_pile(k, draws, model)
+
+    def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
+        """How much less expected deadwood taking the pile's top card leaves than a stock
+        draw, two of this seat's draws deep, the knock and gin bonuses of the discard search
+        counted (:attr:`discard_knock_bonus`, :meth:`search_gin_bonus`).
+
+        The pile's card is the first of the two draws: a hand that can then knock stops there
+        (bonused); any other discards the better, by the expectation after the next stock
+        draw (:func:`expected_after_draw`), of its two cards leaving least deadwood (the
+        card just taken may not go). The stock is the two-draw expectation of the hand as it
+        is (:func:`expected_after_two_draws`), with the same ``draws`` weights. One draw deep
+        sees nothing in a card that needs two more to meld: the discards have looked two
+        draws deep since 2026-12-04, and the draw now judges by the same measure."""
+        limit = k.knock_limit
+        knock, gin = self.discard_knock_bonus, self.search_gin_bonus(k)
+        with_top = k.hand | 1 << k.top
+        after = deadwood_after_discards_mask(with_top)
+        after.pop(k.top)
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
+        least = after[best[0]]
+        if least <= limit:
+            pile = bonused(least, limit, knock, gin)
+        else:
+            pile = min(
+                expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
+            )
+        stock = expected_after_two_draws(k.hand, draws, limit, knock, gin_bonus=gin)
+        return stock - pile
 
     def searches_draw(self, k: Knowledge, view: PlayerView, edge: float) -> bool:
         """Whether a draw whose pile edge the expert puts at ``edge`` is settled by search."""
         return (
             self.draw_search
+            and self.pile_depth == 1
             and view.phase == "draw"
             and k.stock_size > 4
             and abs(edge) <= self.draw_margin

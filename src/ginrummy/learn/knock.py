@@ -58,6 +58,7 @@ class SimulatedKnockMaster(MasterPlayer):
     the shipped data were made)."""
 
     level = "master-simulated-knock"
+    pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
@@ -72,6 +73,7 @@ class SimulatedKnockGinMaster(MasterPlayer):
     those discards (docs/ai.md)."""
 
     level = "master-simulated-knock-gin"
+    pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     discard_knock_bonus = 5.0
     gin_bonus = 25.0
     estimate_gin_bonus = 0.0
