@@ -25,6 +25,14 @@ term (docs/ai.md, "An evaluation learned from playouts of real positions").
 
     python bench/master_variants.py master-2026-11 two-step two-step-search --deals 2000
     python bench/master_variants.py master-2026-11 late-0.5 late-1 --deals 2000
+    python bench/master_variants.py master-2026-11 hazard-0.1 hazard-0.2 --deals 2000
+
+**The hand may end in between** (``hazard-Q``). The two-draw searches (the discards' and,
+since master draws two draws deep, the pile's) assume the hand lasts for both draws; the
+opponent may end it after the first. ``hazard-Q`` counts that chance as ``Q`` times the share
+of the stock drawn: with that chance the hand is worth the deadwood the first draw's discard
+leaves (no bonus), else the next draw's expectation as before, and the reply to the first
+draw is the discard that is best on that mix (:func:`hazard_two_draws`).
 
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
@@ -93,6 +101,105 @@ FULL_STOCK = 31
 """The stock after the deal (52 cards less two hands of ten and the upcard)."""
 
 
+def hazard_two_draws(
+    kept: int,
+    draws: Sequence[tuple[int, float]],
+    limit: int,
+    knock_bonus: float,
+    gin_bonus: float,
+    ends: float,
+    replies: int = 2,
+) -> float:
+    """:func:`expected_after_two_draws`, where after the first draw's discard the hand ends
+    with chance ``ends`` (worth the deadwood that discard leaves)."""
+    total = 0.0
+    for first, weight in draws:
+        if weight <= 0.0:
+            continue
+        hand = kept | 1 << first
+        after = deadwood_after_discards_mask(hand)
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
+        least = after[best[0]]
+        if least <= limit:
+            total += weight * bonused(least, limit, knock_bonus, gin_bonus)
+            continue
+        total += weight * after_reply(
+            hand, after, best, draws, first, limit, knock_bonus, gin_bonus, ends
+        )
+    return total
+
+
+def after_reply(
+    hand: int,
+    after: dict[int, int],
+    best: Sequence[int],
+    draws: Sequence[tuple[int, float]],
+    drawn: int,
+    limit: int,
+    knock_bonus: float,
+    gin_bonus: float,
+    ends: float,
+) -> float:
+    """The best of ``best`` discards from ``hand`` (after drawing ``drawn``, -1 for none):
+    with chance ``ends`` the deadwood it leaves, else the next draw's expectation."""
+    second = [(c, w) for c, w in draws if c != drawn and w > 0.0]
+    if not second:
+        return after[best[0]]
+    scale = 1.0 / sum(w for _, w in second)
+    second = [(c, w * scale) for c, w in second]
+    return min(
+        ends * after[card]
+        + (1.0 - ends)
+        * expected_after_draw(hand & ~(1 << card), second, limit, knock_bonus, gin_bonus)
+        for card in best
+    )
+
+
+class Hazard(MasterPlayer):
+    """Master whose two-draw searches count the chance the hand ends after the first draw
+    (see the module)."""
+
+    level = "v-hazard"
+    hazard = 0.0
+
+    def ends(self, k: Knowledge) -> float:
+        return self.hazard * max(0.0, 1.0 - k.stock_size / FULL_STOCK)
+
+    def best_discard(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> int:
+        if model is None:
+            return super().best_discard(k, options, model)
+        draws, candidates = self.discard_choices(k, options, model)
+        if len(candidates) < 2:
+            return candidates[0]
+        gin, ends = self.search_gin_bonus(k), self.ends(k)
+
+        def value(card: int) -> float:
+            kept = k.hand & ~(1 << card)
+            ahead = hazard_two_draws(
+                kept, draws, k.knock_limit, self.discard_knock_bonus, gin, ends
+            )
+            return ahead + self.danger_weight * self.danger(k, card, model)
+
+        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+    def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
+        limit = k.knock_limit
+        knock, gin, ends = self.discard_knock_bonus, self.search_gin_bonus(k), self.ends(k)
+        with_top = k.hand | 1 << k.top
+        after = deadwood_after_discards_mask(with_top)
+        after.pop(k.top)
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
+        least = after[best[0]]
+        if least <= limit:
+            pile = bonused(least, limit, knock, gin)
+        else:
+            pile = after_reply(with_top, after, best, draws, -1, limit, knock, gin, ends)
+        stock = hazard_two_draws(k.hand, draws, limit, knock, gin, ends)
+        return stock - pile
+
+
 class LateDeadwood(MasterPlayer):
     """Master whose two-draw discard search also counts the deadwood a discard leaves now,
     :attr:`weight` times it times the share of the stock drawn (see the module)."""
@@ -127,6 +234,9 @@ def variant(name: str, weights: Sequence[float]) -> str:
     level = f"v-{name}"
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name.startswith("hazard-"):
+        attrs = {"level": level, "hazard": float(name[len("hazard-") :])}
+        TEST_LEVELS[level] = type(name, (Hazard,), attrs)
     elif name.startswith("late-"):
         attrs = {"level": level, "weight": float(name[len("late-") :])}
         TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)

@@ -207,14 +207,15 @@ def predicted_edge(features: Sequence[float], name: str = MASTER_KNOCK) -> float
 
 
 class MasterPlayer(ExpertPlayer):
-    """Expert plus search: it deals plausible full states from its beliefs and plays them out
-    (more of them, and trusting them fully when deciding to knock; and, when the expert's
-    estimate finds the pile and the stock close, both draws on the same deals), and it values
-    the outcomes by the chance of winning the game: near the target a safe small win can be
-    worth more than a risky big one, far behind the opposite. Its ordinary discards are
-    searched two draws deep (an exact expectation over its next two draws, weighted by its
-    beliefs) among the expert's best few: playouts to the end of the hand choosing them made
-    it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md).
+    """Expert plus search: to decide a knock it deals plausible full states from its beliefs
+    and plays them out, and it values the outcomes by the chance of winning the game: near
+    the target a safe small win can be worth more than a risky big one, far behind the
+    opposite. Its ordinary discards are searched two draws deep (an exact expectation over
+    its next two draws, weighted by its beliefs) among the expert's best few: playouts to the
+    end of the hand choosing them made it weaker; the two-draw search is at least as good as
+    the expert's ranking (docs/ai.md). Its choice between the pile and the stock looks two
+    draws deep the same way (:attr:`pile_depth`; before 2026-12-05, evening, one draw deep,
+    a close call played out on deals from its beliefs, both draws on the same deals).
 
     Learned on self-play: its beliefs (:mod:`.beliefs`), and a correction of its knock
     simulations' verdict, which is right in sign but far too confident (:func:`predicted_edge`,
