@@ -17,6 +17,10 @@ knock and gin as the discard search does (:attr:`MasterPlayer.discard_knock_bonu
 * ``two-step-close``: master's one-draw edge decides outside its window, the two-draw edge
   (instead of playouts) inside it.
 
+Master draws as ``two-step`` since 2026-12-05, evening (:attr:`MasterPlayer.pile_depth`,
+:meth:`MasterPlayer.two_draw_pile_edge`), so ``two-step`` now plays exactly as master; the
+figures in docs/ai.md are against master as it drew before (one draw deep).
+
 **Deadwood kept, late in the hand** (``late-W``). The two-draw search values a discard by
 the deadwood expected two draws on; late in the hand the opponent may end it before then, so
 the deadwood the discard leaves now counts too: ``W`` times it times the share of the stock
@@ -82,6 +86,7 @@ class TwoStep(MasterPlayer):
 
     level = "v-two-step"
     mode = "two-step"
+    pile_depth = 1  # its own wants_pile decides; 1 keeps master's draw playouts for its modes
 
     def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
         if k.top < 0 or any(d == k.top for _, d in k.my_pairs):

@@ -225,8 +225,8 @@ class MasterPlayer(ExpertPlayer):
     knock_samples = 128
     play_on_margin = 0.0
     pile_depth = 2
-    """How many of its own draws deep the choice between the pile and the stock looks: 2
-    (since 2026-12-05, evening), :meth:`two_draw_pile_edge` decides every draw, as the
+    """How many of its own draws deep the choice between the pile and the stock looks (1 or
+    2): 2 (since 2026-12-05, evening), :meth:`two_draw_pile_edge` decides every draw, as the
     two-draw search decides the discards; 1, the expert's one-draw edge, a close call settled
     by playouts (:attr:`draw_search`), as master drew before (docs/ai.md, "Pile or stock two
     draws deep")."""
@@ -456,8 +456,8 @@ class MasterPlayer(ExpertPlayer):
         draw (:func:`expected_after_draw`), of its two cards leaving least deadwood (the
         card just taken may not go). The stock is the two-draw expectation of the hand as it
         is (:func:`expected_after_two_draws`), with the same ``draws`` weights. One draw deep
-        sees nothing in a card that needs two more to meld: the discards have looked two
-        draws deep since 2026-12-04, and the draw now judges by the same measure."""
+        sees nothing in a card that needs two more to meld: the discards have long looked two
+        draws deep, and the draw now judges by the same measure."""
         limit = k.knock_limit
         knock, gin = self.discard_knock_bonus, self.search_gin_bonus(k)
         with_top = k.hand | 1 << k.top
