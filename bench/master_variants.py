@@ -36,7 +36,8 @@ since master draws two draws deep, the pile's) assume the hand lasts for both dr
 opponent may end it after the first. ``hazard-Q`` counts that chance as ``Q`` times the share
 of the stock drawn: with that chance the hand is worth the deadwood the first draw's discard
 leaves (no bonus), else the next draw's expectation as before, and the reply to the first
-draw is the discard that is best on that mix (:func:`hazard_two_draws`).
+draw is the discard that is best on that mix (:func:`hazard_two_draws`). ``replies-N``: the
+same searches (no hazard) trying ``N`` discards after a draw instead of two.
 
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
@@ -166,6 +167,8 @@ class Hazard(MasterPlayer):
 
     level = "v-hazard"
     hazard = 0.0
+    replies = 2
+    """How many of the least-deadwood discards the searches try after a draw (``replies-N``)."""
 
     def ends(self, k: Knowledge) -> float:
         return self.hazard * max(0.0, 1.0 - k.stock_size / FULL_STOCK)
@@ -183,7 +186,7 @@ class Hazard(MasterPlayer):
         def value(card: int) -> float:
             kept = k.hand & ~(1 << card)
             ahead = hazard_two_draws(
-                kept, draws, k.knock_limit, self.discard_knock_bonus, gin, ends
+                kept, draws, k.knock_limit, self.discard_knock_bonus, gin, ends, self.replies
             )
             return ahead + self.danger_weight * self.danger(k, card, model)
 
@@ -195,13 +198,13 @@ class Hazard(MasterPlayer):
         with_top = k.hand | 1 << k.top
         after = deadwood_after_discards_mask(with_top)
         after.pop(k.top)
-        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
+        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[: self.replies]
         least = after[best[0]]
         if least <= limit:
             pile = bonused(least, limit, knock, gin)
         else:
             pile = after_reply(with_top, after, best, draws, -1, limit, knock, gin, ends)
-        stock = hazard_two_draws(k.hand, draws, limit, knock, gin, ends)
+        stock = hazard_two_draws(k.hand, draws, limit, knock, gin, ends, self.replies)
         return stock - pile
 
 
@@ -239,6 +242,9 @@ def variant(name: str, weights: Sequence[float]) -> str:
     level = f"v-{name}"
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name.startswith("replies-"):
+        attrs = {"level": level, "replies": int(name[len("replies-") :])}
+        TEST_LEVELS[level] = type(name, (Hazard,), attrs)
     elif name.startswith("hazard-"):
         attrs = {"level": level, "hazard": float(name[len("hazard-") :])}
         TEST_LEVELS[level] = type(name, (Hazard,), attrs)
