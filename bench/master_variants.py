@@ -54,36 +54,17 @@ from ginrummy.ai.evaluate import (
     OpponentModel,
     bonused,
     expected_after_draw,
-    expected_after_two_draws,
+    least_deadwood_discards,
 )
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import MasterPlayer
-from ginrummy.melds import deadwood_after_discards_mask
+from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 
 
-def two_step_edge(k: Knowledge, player: MasterPlayer, draws: Sequence[tuple[int, float]]) -> float:
-    """How much less expected deadwood (knock and gin bonuses counted) taking the pile's top
-    card leaves than a stock draw, two draws deep."""
-    limit = k.knock_limit
-    knock, gin = player.discard_knock_bonus, player.search_gin_bonus(k)
-    with_top = k.hand | 1 << k.top
-    after = deadwood_after_discards_mask(with_top)
-    after.pop(k.top)
-    best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
-    least = after[best[0]]
-    if least <= limit:
-        pile = bonused(least, limit, knock, gin)
-    else:
-        pile = min(
-            expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
-        )
-    stock = expected_after_two_draws(k.hand, draws, limit, knock, gin_bonus=gin)
-    return stock - pile
-
-
 class TwoStep(MasterPlayer):
-    """Master whose pile-or-stock choice is :func:`two_step_edge` (see the module)."""
+    """Master whose pile-or-stock choice is :meth:`MasterPlayer.two_draw_pile_edge`, alone or
+    with playouts or the one-draw edge (``mode``, see the module)."""
 
     level = "v-two-step"
     mode = "two-step"
@@ -97,7 +78,7 @@ class TwoStep(MasterPlayer):
         close = self.searches_draw(k, view, edge)
         if self.mode == "two-step-close" and not close:
             return edge > 0
-        edge2 = two_step_edge(k, self, draws)
+        edge2 = self.two_draw_pile_edge(k, draws)
         if self.mode == "two-step-search" and self.searches_draw(k, view, edge2):
             return self.search_pile(k, draws, model)
         return edge2 > 0
@@ -124,7 +105,7 @@ def hazard_two_draws(
             continue
         hand = kept | 1 << first
         after = deadwood_after_discards_mask(hand)
-        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
+        best = least_deadwood_discards(after, replies)
         least = after[best[0]]
         if least <= limit:
             total += weight * bonused(least, limit, knock_bonus, gin_bonus)
@@ -173,39 +154,24 @@ class Hazard(MasterPlayer):
     def ends(self, k: Knowledge) -> float:
         return self.hazard * max(0.0, 1.0 - k.stock_size / FULL_STOCK)
 
-    def best_discard(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
-    ) -> int:
-        if model is None:
-            return super().best_discard(k, options, model)
-        draws, candidates = self.discard_choices(k, options, model)
-        if len(candidates) < 2:
-            return candidates[0]
-        gin, ends = self.search_gin_bonus(k), self.ends(k)
+    def two_draws_ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        return hazard_two_draws(kept, draws, limit, knock, gin, self.ends(k), self.replies)
 
-        def value(card: int) -> float:
-            kept = k.hand & ~(1 << card)
-            ahead = hazard_two_draws(
-                kept, draws, k.knock_limit, self.discard_knock_bonus, gin, ends, self.replies
-            )
-            return ahead + self.danger_weight * self.danger(k, card, model)
-
-        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
-
-    def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
-        limit = k.knock_limit
-        knock, gin, ends = self.discard_knock_bonus, self.search_gin_bonus(k), self.ends(k)
+    def pile_two_draws_ahead(
+        self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        limit, knock = k.knock_limit, self.discard_knock_bonus
         with_top = k.hand | 1 << k.top
         after = deadwood_after_discards_mask(with_top)
         after.pop(k.top)
-        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[: self.replies]
+        best = least_deadwood_discards(after, self.replies)
         least = after[best[0]]
         if least <= limit:
-            pile = bonused(least, limit, knock, gin)
-        else:
-            pile = after_reply(with_top, after, best, draws, -1, limit, knock, gin, ends)
-        stock = hazard_two_draws(k.hand, draws, limit, knock, gin, ends, self.replies)
-        return stock - pile
+            return bonused(least, limit, knock, gin)
+        return after_reply(with_top, after, best, draws, -1, limit, knock, gin, self.ends(k))
 
 
 class LateDeadwood(MasterPlayer):
@@ -215,26 +181,17 @@ class LateDeadwood(MasterPlayer):
     level = "v-late"
     weight = 0.0
 
-    def best_discard(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
-    ) -> int:
-        if model is None:
-            return super().best_discard(k, options, model)
-        draws, candidates = self.discard_choices(k, options, model)
-        if len(candidates) < 2:
-            return candidates[0]
-        gin = self.search_gin_bonus(k)
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
         late = max(0.0, 1.0 - k.stock_size / FULL_STOCK)
-
-        def value(card: int) -> float:
-            kept = k.hand & ~(1 << card)
-            ahead = expected_after_two_draws(
-                kept, draws, k.knock_limit, self.discard_knock_bonus, gin_bonus=gin
-            )
-            danger = self.danger_weight * self.danger(k, card, model)
-            return ahead + danger + self.weight * late * options[card]
-
-        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+        kept = deadwood_mask(k.hand & ~(1 << card))
+        return super().discard_value(k, card, draws, model, gin) + self.weight * late * kept
 
 
 def variant(name: str, weights: Sequence[float]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cards import POINTS, cards_of
 from ..melds import (
@@ -81,6 +81,12 @@ def expected_after_draw(
     return total
 
 
+def least_deadwood_discards(after: Mapping[int, int], n: int) -> list[int]:
+    """The ``n`` discards of ``after`` (card -> deadwood it leaves) leaving least deadwood,
+    least first (ties: the higher rank first, then the lower card)."""
+    return sorted(after, key=lambda c: (after[c], -(c % 13), c))[:n]
+
+
 def expected_after_two_draws(
     kept: int,
     draws: Sequence[tuple[int, float]],
@@ -106,7 +112,7 @@ def expected_after_two_draws(
             continue
         hand = kept | 1 << first
         after = deadwood_after_discards_mask(hand)
-        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:replies]
+        best = least_deadwood_discards(after, replies)
         least = after[best[0]]
         if least <= limit:
             total += weight * bonused(least, limit, knock_bonus, gin_bonus)

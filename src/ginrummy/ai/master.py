@@ -24,6 +24,7 @@ from .evaluate import (
     draw_weights,
     expected_after_draw,
     expected_after_two_draws,
+    least_deadwood_discards,
 )
 from .knowledge import Knowledge
 from .signals import knock_signals
@@ -449,30 +450,43 @@ class MasterPlayer(ExpertPlayer):
     def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
         """How much less expected deadwood taking the pile's top card leaves than a stock
         draw, two of this seat's draws deep, the knock and gin bonuses of the discard search
-        counted (:attr:`discard_knock_bonus`, :meth:`search_gin_bonus`).
-
-        The pile's card is the first of the two draws: a hand that can then knock stops there
-        (bonused); any other discards the better, by the expectation after the next stock
-        draw (:func:`expected_after_draw`), of its two cards leaving least deadwood (the
-        card just taken may not go). The stock is the two-draw expectation of the hand as it
-        is (:func:`expected_after_two_draws`), with the same ``draws`` weights. One draw deep
-        sees nothing in a card that needs two more to meld: the discards have long looked two
+        counted: :meth:`two_draws_ahead` of the hand as it is less
+        :meth:`pile_two_draws_ahead`, with the same ``draws`` weights. One draw deep sees
+        nothing in a card that needs two more to meld: the discards have long looked two
         draws deep, and the draw now judges by the same measure."""
-        limit = k.knock_limit
-        knock, gin = self.discard_knock_bonus, self.search_gin_bonus(k)
+        gin = self.search_gin_bonus(k)
+        return self.two_draws_ahead(k, k.hand, draws, gin) - self.pile_two_draws_ahead(
+            k, draws, gin
+        )
+
+    def two_draws_ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        """The two-draw search's value of holding ``kept`` before a stock draw: the expected
+        least deadwood after this seat's next two draws (:func:`expected_after_two_draws`),
+        :attr:`discard_knock_bonus` and the gin bonus ``gin`` counted."""
+        return expected_after_two_draws(
+            kept, draws, k.knock_limit, self.discard_knock_bonus, gin_bonus=gin
+        )
+
+    def pile_two_draws_ahead(
+        self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        """The same value for taking the pile's top card, as the first of the two draws: a
+        hand that can then knock stops there (bonused); any other discards the better, by
+        the expectation after the next stock draw (:func:`expected_after_draw`), of its two
+        cards leaving least deadwood (the card just taken may not go)."""
+        limit, knock = k.knock_limit, self.discard_knock_bonus
         with_top = k.hand | 1 << k.top
         after = deadwood_after_discards_mask(with_top)
         after.pop(k.top)
-        best = sorted(after, key=lambda c: (after[c], -(c % 13), c))[:2]
+        best = least_deadwood_discards(after, 2)
         least = after[best[0]]
         if least <= limit:
-            pile = bonused(least, limit, knock, gin)
-        else:
-            pile = min(
-                expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
-            )
-        stock = expected_after_two_draws(k.hand, draws, limit, knock, gin_bonus=gin)
-        return stock - pile
+            return bonused(least, limit, knock, gin)
+        return min(
+            expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
+        )
 
     def searches_draw(self, k: Knowledge, view: PlayerView, edge: float) -> bool:
         """Whether a draw whose pile edge the expert puts at ``edge`` is settled by search."""
@@ -559,17 +573,23 @@ class MasterPlayer(ExpertPlayer):
         gin = self.search_gin_bonus(k)
 
         def value(card: int) -> float:
-            kept = k.hand & ~(1 << card)
-            ahead = expected_after_two_draws(
-                kept,
-                draws,
-                k.knock_limit,
-                self.discard_knock_bonus,
-                gin_bonus=gin,
-            )
-            return ahead + self.danger_weight * self.danger(k, card, model)
+            return self.discard_value(k, card, draws, model, gin)
 
         return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        """A candidate discard's value in the two-draw search (less is better):
+        :meth:`two_draws_ahead` of the hand without it plus the weighted danger of feeding
+        the opponent, as the expert weighs it."""
+        ahead = self.two_draws_ahead(k, k.hand & ~(1 << card), draws, gin)
+        return ahead + self.danger_weight * self.danger(k, card, model)
 
     def search_gin_bonus(self, k: Knowledge) -> float:
         """The gin bonus of the two-draw search against this opponent: :attr:`gin_bonus`, or
