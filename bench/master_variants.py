@@ -39,6 +39,14 @@ leaves (no bonus), else the next draw's expectation as before, and the reply to 
 draw is the discard that is best on that mix (:func:`hazard_two_draws`). ``replies-N``: the
 same searches (no hazard) trying ``N`` discards after a draw instead of two.
 
+**A stronger player's view of the score** (``share-P``). Master values a hand's points by the
+chance of winning the game from the score after it (:func:`~ginrummy.ai.master.win_table`),
+every later hand taken as a coin flip. ``share-P`` takes it to win a share ``P`` of them
+instead (its knocks at every score, at 0-0 too, valued by that table; the learned knock's
+features stay at the coin flip's 0-0).
+
+    python bench/master_variants.py master-2026-11 share-0.55 share-0.6 --games 300 --seed gs-3
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
 """
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from functools import lru_cache
 
 import knocker_signals  # a sibling script: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
@@ -57,7 +66,8 @@ from ginrummy.ai.evaluate import (
     least_deadwood_discards,
 )
 from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import MasterPlayer
+from ginrummy.ai.master import _HAND_POINTS as HAND_POINTS
+from ginrummy.ai.master import MasterPlayer, table_utility
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 
@@ -194,6 +204,37 @@ class LateDeadwood(MasterPlayer):
         return super().discard_value(k, card, draws, model, gin) + self.weight * late * kept
 
 
+@lru_cache(maxsize=8)
+def shared_win_table(target: int, share: float) -> tuple[tuple[float, ...], ...]:
+    """:func:`~ginrummy.ai.master.win_table` with this seat winning ``share`` of the later
+    hands (0.5: the same table)."""
+    table = [[0.0] * (target + 1) for _ in range(target + 1)]
+    for a in range(target + 1):
+        for b in range(target + 1):
+            if a == 0 or b == 0:
+                table[a][b] = 1.0 if a == 0 and b > 0 else 0.0
+                continue
+            table[a][b] = sum(
+                p * (share * table[max(0, a - pts)][b] + (1 - share) * table[a][max(0, b - pts)])
+                for pts, p in HAND_POINTS
+            )
+    return tuple(tuple(row) for row in table)
+
+
+class ScoreShare(MasterPlayer):
+    """Master valuing the score as a player winning :attr:`share` of the later hands."""
+
+    level = "v-share"
+    share = 0.5
+
+    def utility(self, k: Knowledge, points: int) -> float:
+        target = k.rules.target
+        if target > 400:
+            return float(points)
+        table = shared_win_table(target, self.share)
+        return table_utility(table, target, k.my_points, k.opp_points, points)
+
+
 def variant(name: str, weights: Sequence[float]) -> str:
     """A variant of this module registered as a test level, or ``knocker_signals``'s."""
     level = f"v-{name}"
@@ -205,6 +246,9 @@ def variant(name: str, weights: Sequence[float]) -> str:
     elif name.startswith("hazard-"):
         attrs = {"level": level, "hazard": float(name[len("hazard-") :])}
         TEST_LEVELS[level] = type(name, (Hazard,), attrs)
+    elif name.startswith("share-"):
+        attrs = {"level": level, "share": float(name[len("share-") :])}
+        TEST_LEVELS[level] = type(name, (ScoreShare,), attrs)
     elif name.startswith("late-"):
         attrs = {"level": level, "weight": float(name[len("late-") :])}
         TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)

@@ -70,7 +70,14 @@ def game_utility(target: int, mine: int, theirs: int, points: int) -> float:
     target of 400: the points themselves)."""
     if target > 400:
         return float(points)
-    table = win_table(target)
+    return table_utility(win_table(target), target, mine, theirs, points)
+
+
+def table_utility(
+    table: Sequence[Sequence[float]], target: int, mine: int, theirs: int, points: int
+) -> float:
+    """:func:`game_utility` by the chances of winning the game in ``table`` (as
+    :func:`win_table`'s)."""
     need_mine = max(0, target - mine)
     need_theirs = max(0, target - theirs)
     if points >= 0:
