@@ -28,48 +28,26 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from typing import Any
 
 import knocker_signals  # a sibling script: bench/ is on the path when this one runs
-from ginrummy import GameState, Rules
-from ginrummy.ai import TEST_LEVELS, player
-from ginrummy.ai.adapt import _DISCARDS, _ENDING, _card, _limit
+from ginrummy import Rules
+from ginrummy.ai import TEST_LEVELS
+from ginrummy.ai.adapt import Chance, chances_in
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import MasterPlayer
-from ginrummy.arena import cut_for_deal
-from ginrummy.melds import best_discard_mask
+from ginrummy.arena import Job, play_game
 
 CONSIDERED = {1: 0.95, 2: 0.95, 3: 0.8, 4: 0.65, 5: 0.5, 6: 0.25}
 """The share of its knock chances a considered player (``master-2026-11`` against master)
 ends, by its discard of the hand; 0.15 from the seventh on."""
 
 
-def chances_of(past: Sequence[Any], seat: int, rules: Rules) -> list[tuple[int, int, bool]]:
-    """``seat``'s chances in the finished hands ``past``: (its discard of the hand, the least
-    deadwood it could keep, whether it ended the hand there)."""
-    rows = []
-    for hand in past:
-        limit = _limit(rules, int(hand.upcard))
-        held = 0
-        for c in hand.dealt[seat]:
-            held |= 1 << int(c)
-        turn = 0
-        for event in hand.history:
-            if event.seat != seat:
-                continue
-            kind, _, named = event.action.partition(" ")
-            if event.card is not None:
-                held |= 1 << int(event.card)
-            elif kind in _DISCARDS:
-                turn += 1
-                if held.bit_count() == 11:
-                    least, _ = best_discard_mask(held)
-                    if least <= limit:
-                        rows.append((turn, least, kind in _ENDING))
-                held &= ~(1 << _card(named))
-    return rows
+def chances_of(past: Sequence[Any], seat: int, rules: Rules) -> list[Chance]:
+    """``seat``'s chances in the finished hands ``past`` (:func:`ginrummy.ai.adapt.chances_in`)."""
+    return [chance for hand in past for chance in chances_in(hand, seat, rules)]
 
 
 class Trigger(MasterPlayer):
@@ -83,9 +61,9 @@ class Trigger(MasterPlayer):
         past = k.view.past_hands
         if not past:
             return None
-        rows = [r for r in chances_of(past, 1 - k.view.seat, k.view.rules) if r[1] > 0]
+        rows = [c for c in chances_of(past, 1 - k.view.seat, k.view.rules) if c.deadwood > 0]
         if self.mode == "nogin":
-            n, ended = len(rows), sum(r[2] for r in rows)
+            n, ended = len(rows), sum(c.ended for c in rows)
             return "knocker" if n >= 2 and (ended + 1) / (n + 2) >= 0.75 else None
         odds = 1.0
         for turn, _, knocked in rows:
@@ -107,50 +85,35 @@ def variant(name: str, weights: Sequence[float]) -> str:
     return level
 
 
-def game_chances(task: tuple[str, str, int]) -> list[tuple[int, int, bool]]:
+def game_chances(task: tuple[str, str, int]) -> list[Chance]:
     """The opponent's chances in game pair ``j`` against ``master-no-adapt`` (in every hand
     of each game but its last)."""
     opponent, seed, j = task
-    rules = Rules.preset("classic")
-    tag = f"{seed}/game/{j}"
+    job = Job("master-no-adapt", opponent, Rules.preset("classic"), seed)
     rows = []
     for a_seat in (0, 1):
-        players = {
-            a_seat: player("master-no-adapt", f"{tag}/{a_seat}/a"),
-            1 - a_seat: player(opponent, f"{tag}/{a_seat}/b"),
-        }
-        game = GameState.new(rules, cut_for_deal(tag))
-        while True:
-            if game.needs_deal:
-                if game.is_over:
-                    break
-                game = game.deal_seeded(f"{tag}/hand/{game.hand_number}")
-                continue
-            hand = game.hand
-            assert hand is not None and hand.to_act is not None
-            seat = hand.to_act
-            game = game.apply(players[seat].choose(hand.view(seat)), seat)
-            if game.is_over:
-                break
-        finished = game.finished_hands
+        finished = play_game(job, j, a_seat).finished_hands
         if finished:
-            past = finished[-1].context.past
-            rows += chances_of(past, 1 - a_seat, rules)
+            rows += chances_of(finished[-1].context.past, 1 - a_seat, job.rules)
     return rows
 
 
 def rates(args: argparse.Namespace) -> None:
     with Pool(args.workers) as pool:
         found = pool.map(game_chances, [(args.against, args.seed, j) for j in range(args.games)])
-    rows = [r for part in found for r in part]
-    ended = sum(r[2] for r in rows)
+    rows = [chance for part in found for chance in part]
+    ended = sum(c.ended for c in rows)
     print(f"{args.against}: {len(rows)} chances, {ended / max(1, len(rows)):.2f} ended")
-    for name, key in (("turn", 0), ("deadwood", 1)):
+    keys: dict[str, Callable[[Chance], int]] = {
+        "turn": lambda c: min(c.turn, 12),
+        "deadwood": lambda c: c.deadwood,
+    }
+    for name, key in keys.items():
         counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-        for row in rows:
-            cell = counts[min(row[key], 12) if key == 0 else row[key]]
+        for chance in rows:
+            cell = counts[key(chance)]
             cell[0] += 1
-            cell[1] += row[2]
+            cell[1] += chance.ended
         cells = [f"{v}: {s / n:.2f} ({n})" for v, (n, s) in sorted(counts.items())]
         print(f"  ended by {name}: " + ", ".join(cells))
 

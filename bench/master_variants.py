@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from functools import lru_cache
 
 import knocker_signals  # a sibling script: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
@@ -66,8 +65,7 @@ from ginrummy.ai.evaluate import (
     least_deadwood_discards,
 )
 from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import _HAND_POINTS as HAND_POINTS
-from ginrummy.ai.master import MasterPlayer, table_utility
+from ginrummy.ai.master import MasterPlayer, table_utility, win_table
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 
@@ -204,23 +202,6 @@ class LateDeadwood(MasterPlayer):
         return super().discard_value(k, card, draws, model, gin) + self.weight * late * kept
 
 
-@lru_cache(maxsize=8)
-def shared_win_table(target: int, share: float) -> tuple[tuple[float, ...], ...]:
-    """:func:`~ginrummy.ai.master.win_table` with this seat winning ``share`` of the later
-    hands (0.5: the same table)."""
-    table = [[0.0] * (target + 1) for _ in range(target + 1)]
-    for a in range(target + 1):
-        for b in range(target + 1):
-            if a == 0 or b == 0:
-                table[a][b] = 1.0 if a == 0 and b > 0 else 0.0
-                continue
-            table[a][b] = sum(
-                p * (share * table[max(0, a - pts)][b] + (1 - share) * table[a][max(0, b - pts)])
-                for pts, p in HAND_POINTS
-            )
-    return tuple(tuple(row) for row in table)
-
-
 class ScoreShare(MasterPlayer):
     """Master valuing the score as a player winning :attr:`share` of the later hands."""
 
@@ -231,7 +212,7 @@ class ScoreShare(MasterPlayer):
         target = k.rules.target
         if target > 400:
             return float(points)
-        table = shared_win_table(target, self.share)
+        table = win_table(target, self.share)
         return table_utility(table, target, k.my_points, k.opp_points, points)
 
 

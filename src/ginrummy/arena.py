@@ -110,32 +110,37 @@ class GameSummary:
     hands: list[HandSummary]
 
 
+def play_game(job: Job, j: int, a_seat: int) -> GameState:
+    """Game ``j`` of ``job`` with A in ``a_seat``, played to its end (every hand's deck and
+    each side's player seeded from the game's tag)."""
+    tag = f"{job.seed}/game/{j}"
+    players = {
+        a_seat: player(job.a, f"{tag}/{a_seat}/a"),
+        1 - a_seat: player(job.b, f"{tag}/{a_seat}/b"),
+    }
+    game = GameState.new(job.rules, cut_for_deal(tag))
+    while not game.is_over:
+        if game.needs_deal:
+            game = game.deal_seeded(f"{tag}/hand/{game.hand_number}")
+            continue
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        seat = hand.to_act
+        game = game.apply(players[seat].choose(hand.view(seat)), seat)
+        if game.hand is not None:
+            _check_length(game.hand, f"game {tag}, hand {game.hand_number}")
+        if game.hand_number > 2000:
+            raise RuntimeError("a game ran over 2000 hands")
+    return game
+
+
 def play_game_pair(job: Job, j: int) -> list[GameSummary]:
     """Game ``j`` twice with the same decks, seats swapped."""
-    tag = f"{job.seed}/game/{j}"
     out = []
     for a_seat in (0, 1):
-        players = {
-            a_seat: player(job.a, f"{tag}/{a_seat}/a"),
-            1 - a_seat: player(job.b, f"{tag}/{a_seat}/b"),
-        }
-        game = GameState.new(job.rules, cut_for_deal(tag))
-        hands: list[HandSummary] = []
-        while not game.is_over:
-            if game.needs_deal:
-                game = game.deal_seeded(f"{tag}/hand/{game.hand_number}")
-                continue
-            hand = game.hand
-            assert hand is not None and hand.to_act is not None
-            seat = hand.to_act
-            game = game.apply(players[seat].choose(hand.view(seat)), seat)
-            if game.hand is not None:
-                _check_length(game.hand, f"game {tag}, hand {game.hand_number}")
-            if game.hand is not None and game.hand.is_over:
-                hands.append(_summary(game.hand, a_seat))
-            if game.hand_number > 2000:
-                raise RuntimeError("a game ran over 2000 hands")
+        game = play_game(job, j, a_seat)
         assert game.outcome is not None
+        hands = [_summary(hand, a_seat) for hand in game.finished_hands]
         w = game.outcome.winner
         out.append(GameSummary(0.5 if w is None else float(w == a_seat), hands))
     return out

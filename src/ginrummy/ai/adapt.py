@@ -15,8 +15,9 @@ it does not, docs/ai.md). :class:`~.master.MasterPlayer` uses the knock rate (``
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import POINTS, parse_card
 from ..melds import best_discard_mask
@@ -62,6 +63,41 @@ def _limit(rules: Any, upcard: int) -> int:
     return 0 if rank == 0 else POINTS[rank]
 
 
+class Chance(NamedTuple):
+    """A moment a seat could have knocked (or gone gin): after its draw, some discard left
+    no more deadwood than the knock limit."""
+
+    turn: int
+    """Its discard of the hand (1: its first)."""
+    deadwood: int
+    """The least deadwood a discard left."""
+    ended: bool
+    """Whether it ended the hand there (knock or gin)."""
+
+
+def chances_in(hand: Any, seat: int, rules: Any) -> Iterator[Chance]:
+    """``seat``'s chances to knock in the finished hand ``hand``
+    (:class:`~ginrummy.engine.hand.PastHand`), in order."""
+    limit = _limit(rules, int(hand.upcard))
+    held = 0
+    for card in hand.dealt[seat]:
+        held |= 1 << int(card)
+    turn = 0
+    for event in hand.history:
+        if event.seat != seat:
+            continue
+        kind, _, named = event.action.partition(" ")
+        if event.card is not None:  # a draw: take, pile or stock
+            held |= 1 << int(event.card)
+        elif kind in _DISCARDS:
+            turn += 1
+            if held.bit_count() == 11:
+                least, _ = best_discard_mask(held)
+                if least <= limit:
+                    yield Chance(turn, least, kind in _ENDING)
+            held &= ~(1 << _card(named))
+
+
 def style_of_hands(past: tuple[Any, ...], seat: int, rules: Any) -> OpponentStyle:
     """The style of ``seat`` over the finished hands ``past``
     (:class:`~ginrummy.engine.hand.PastHand`)."""
@@ -71,24 +107,9 @@ def style_of_hands(past: tuple[Any, ...], seat: int, rules: Any) -> OpponentStyl
         if result.knocker is not None and result.knocker != seat:
             defended += 1
             defended_deadwood += int(result.deadwood[seat])
-        limit = _limit(rules, int(hand.upcard))
-        held = 0
-        for card in hand.dealt[seat]:
-            held |= 1 << int(card)
-        for event in hand.history:
-            if event.seat != seat:
-                continue
-            kind, _, named = event.action.partition(" ")
-            if event.card is not None:  # a draw: take, pile or stock
-                held |= 1 << int(event.card)
-            elif kind in _DISCARDS:
-                card = _card(named)
-                if held.bit_count() == 11:
-                    least, _ = best_discard_mask(held)
-                    if least <= limit:
-                        chances += 1
-                        ended += kind in _ENDING
-                held &= ~(1 << card)
+        for chance in chances_in(hand, seat, rules):
+            chances += 1
+            ended += chance.ended
     return OpponentStyle(len(past), chances, ended, defended, defended_deadwood)
 
 

@@ -46,10 +46,11 @@ _HAND_POINTS = (
 
 
 @lru_cache(maxsize=8)
-def win_table(target: int) -> tuple[tuple[float, ...], ...]:
+def win_table(target: int, share: float = 0.5) -> tuple[tuple[float, ...], ...]:
     """``table[a][b]``: the chance of reaching the target first when needing ``a`` more points
-    against an opponent needing ``b``, if every later hand is a coin flip scoring the points
-    above (a model for valuing scores, not a rule)."""
+    against an opponent needing ``b``, if this seat wins a ``share`` of the later hands (by
+    default every one a coin flip), each scoring the points above (a model for valuing
+    scores, not a rule)."""
     table = [[0.0] * (target + 1) for _ in range(target + 1)]
     for a in range(target + 1):
         for b in range(target + 1):
@@ -57,7 +58,7 @@ def win_table(target: int) -> tuple[tuple[float, ...], ...]:
                 table[a][b] = 1.0 if a == 0 and b > 0 else 0.0
                 continue
             table[a][b] = sum(
-                p * 0.5 * (table[max(0, a - pts)][b] + table[a][max(0, b - pts)])
+                p * (share * table[max(0, a - pts)][b] + (1 - share) * table[a][max(0, b - pts)])
                 for pts, p in _HAND_POINTS
             )
     return tuple(tuple(row) for row in table)
