@@ -246,10 +246,37 @@ def test_draw_data_reproduce() -> None:
     assert [p for p in wide if abs(p.features[1] * 3) <= MasterPlayer.draw_margin] == first
 
 
+def test_master_values_a_hand_as_at_love_all_whatever_the_score() -> None:
+    """Since 2026-12-05 (night) master values a hand's points as at 0-0 at every score
+    (``score_weight`` 0); ``master-2026-11`` still by the chance of winning the game from the
+    real score, and a weight between mixes the two."""
+    from ginrummy.ai.master import game_utility
+
+    state = ginrummy.deal(CLASSIC, 0, shuffled_deck("utility"))
+    for score in ((0, 0), (60, 85), (85, 20)):
+        k = Knowledge(state.view(0)._replace(points=score))
+        for points in (-30, -5, 10, 25):
+            at_love_all = game_utility(100, 0, 0, points)
+            real = game_utility(100, score[0], score[1], points)
+            assert MasterPlayer("m").utility(k, points) == at_love_all
+            assert player("master-2026-11", "m").utility(k, points) == real
+            half = type("Half", (MasterPlayer,), {"score_weight": 0.5})("h")
+            assert half.utility(k, points) == pytest.approx((real + at_love_all) / 2)
+    assert game_utility(100, 60, 85, 20) != game_utility(100, 0, 0, 20)
+
+
+class ScoreMaster(MasterPlayer):
+    """Master valuing hands by the chance of winning the game from the real score, as it did
+    until 2026-12-05 (night)."""
+
+    score_weight = 1.0
+
+
 def test_the_learned_correction_is_scaled_to_the_score() -> None:
     """Learned at 0-0, the correction is carried to other scores: the simulations' edge at
     the real score plus the learned correction at 0-0 times what a point is worth there
-    relative to 0-0 (worked here from the per-deal points the estimate keeps)."""
+    relative to 0-0 (worked here from the per-deal points the estimate keeps), for a master
+    that values the score (``score_weight`` 1)."""
     from ginrummy.ai.master import game_utility
 
     assert game_utility(100, 0, 0, 0) == pytest.approx(0.0)
@@ -260,7 +287,7 @@ def test_the_learned_correction_is_scaled_to_the_score() -> None:
         for score in ((0, 0), (60, 85), (85, 20)):
             view = k.view._replace(points=score)
             kk = Knowledge(view)
-            master = MasterPlayer("scaled")
+            master = ScoreMaster("scaled")
             model = master.model(kk)
             assert model is not None
             est = master.knock_estimate(kk, options, model)

@@ -301,6 +301,13 @@ class MasterPlayer(ExpertPlayer):
     players that never knock, a knock learned on hands against them was no better than
     master's own (docs/ai.md), so there is none."""
 
+    score_weight = 0.0
+    """How much of a hand's value is the chance of winning the game from the real score
+    (:func:`game_utility`), the rest the same at 0-0 (where the learned knock was fitted).
+    1 until 2026-12-05, night (and in ``master-2026-11``); 0 since: valued as at 0-0 whatever
+    the score, master made about +0.3 points a hand more in whole games against
+    ``master-2026-11`` and won more of them (docs/ai.md, "The score left out")."""
+
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
 
@@ -420,7 +427,14 @@ class MasterPlayer(ExpertPlayer):
         return self.knock_params if kind is None else self.style_knocks[kind]
 
     def utility(self, k: Knowledge, points: int) -> float:
-        return game_utility(k.rules.target, k.my_points, k.opp_points, points)
+        """A hand's ``points`` valued as at 0-0, and (:attr:`score_weight`) by the chance of
+        winning the game from the real score (:func:`game_utility`)."""
+        target = k.rules.target
+        even = game_utility(target, 0, 0, points)
+        if not self.score_weight:
+            return even
+        real = game_utility(target, k.my_points, k.opp_points, points)
+        return self.score_weight * real + (1.0 - self.score_weight) * even
 
     # --- search ------------------------------------------------------------------------------
 
