@@ -47,6 +47,14 @@ features stay at the coin flip's 0-0).
 
     python bench/master_variants.py master-2026-11 share-0.55 share-0.6 --games 300 --seed gs-3
 
+**Feeding the end of the hand** (``ender-W``). The danger term of the discards is the
+chance that the card melds for the opponent, the same early and late. ``ender-W`` adds, over
+48 plausible opposing hands, the points this seat would lose if the opponent took the card
+and ended the hand at once (gin always, a knock at half of such chances; lay-offs counted),
+times ``W``.
+
+    python bench/master_variants.py master-2026-11 ender-0.5 --deals 2000 --seed en-1
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
 """
@@ -54,6 +62,7 @@ Any variant of ``bench/knocker_signals.py play`` works too. The figures are in d
 from __future__ import annotations
 
 import argparse
+import random
 from collections.abc import Sequence
 
 import knocker_signals  # a sibling script: bench/ is on the path when this one runs
@@ -66,6 +75,7 @@ from ginrummy.ai.evaluate import (
 )
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import MasterPlayer, table_utility, win_table
+from ginrummy.ai.sim import greedy_discard, score_knock
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 
@@ -216,6 +226,45 @@ class ScoreShare(MasterPlayer):
         return table_utility(table, target, k.my_points, k.opp_points, points)
 
 
+class EnderDanger(MasterPlayer):
+    """Master whose discards also weigh what the card costs when it lets the opponent end the
+    hand at once (``ender-W``): over plausible opposing hands, the points this seat loses when
+    the opponent takes the card and goes gin (always) or knocks (taken to knock at half of
+    such chances), times ``W``, added to the two-draw value."""
+
+    level = "v-ender"
+    weight = 0.5
+    knock_share = 0.5
+    ender_samples = 48
+
+    def best_discard(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> int:
+        if model is None:
+            return super().best_discard(k, options, model)
+        draws, candidates = self.discard_choices(k, options, model)
+        if len(candidates) < 2:
+            return candidates[0]
+        gin = self.search_gin_bonus(k)
+        rng = random.Random(f"{self.seed}/ender/{k.turn}/{k.hand}")
+        hands = [opp for opp, _ in model.deals(rng, self.ender_samples, self.belief_sharpness(k))]
+        sc = self.scoring(k)
+
+        def value(card: int) -> float:
+            base = self.discard_value(k, card, draws, model, gin)
+            kept = k.hand & ~(1 << card)
+            loss = 0.0
+            for opp in hands:
+                dw, thrown = greedy_discard(opp | 1 << card, card)
+                if dw <= k.knock_limit:
+                    points = score_knock((opp | 1 << card) & ~(1 << thrown), kept, sc)
+                    share = 1.0 if dw == 0 else self.knock_share
+                    loss += share * max(0, points)
+            return base + self.weight * loss / len(hands)
+
+        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+
+
 def variant(name: str, weights: Sequence[float]) -> str:
     """A variant of this module registered as a test level, or ``knocker_signals``'s."""
     level = f"v-{name}"
@@ -230,6 +279,9 @@ def variant(name: str, weights: Sequence[float]) -> str:
     elif name.startswith("share-"):
         attrs = {"level": level, "share": float(name[len("share-") :])}
         TEST_LEVELS[level] = type(name, (ScoreShare,), attrs)
+    elif name.startswith("ender-"):
+        attrs = {"level": level, "weight": float(name[len("ender-") :])}
+        TEST_LEVELS[level] = type(name, (EnderDanger,), attrs)
     elif name.startswith("late-"):
         attrs = {"level": level, "weight": float(name[len("late-") :])}
         TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)
