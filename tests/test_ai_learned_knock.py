@@ -253,6 +253,7 @@ def test_master_values_a_hand_as_at_love_all_whatever_the_score() -> None:
     from ginrummy.ai.master import game_utility
 
     state = ginrummy.deal(CLASSIC, 0, shuffled_deck("utility"))
+    half = type("Half", (MasterPlayer,), {"score_weight": 0.5})("h")
     for score in ((0, 0), (60, 85), (85, 20)):
         k = Knowledge(state.view(0)._replace(points=score))
         for points in (-30, -5, 10, 25):
@@ -260,7 +261,6 @@ def test_master_values_a_hand_as_at_love_all_whatever_the_score() -> None:
             real = game_utility(100, score[0], score[1], points)
             assert MasterPlayer("m").utility(k, points) == at_love_all
             assert player("master-2026-11", "m").utility(k, points) == real
-            half = type("Half", (MasterPlayer,), {"score_weight": 0.5})("h")
             assert half.utility(k, points) == pytest.approx((real + at_love_all) / 2)
     assert game_utility(100, 60, 85, 20) != game_utility(100, 0, 0, 20)
 

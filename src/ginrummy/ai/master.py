@@ -220,13 +220,14 @@ class MasterPlayer(ExpertPlayer):
     """Expert plus search: to decide a knock it deals plausible full states from its beliefs
     and plays them out, and it values the outcomes by what they are worth towards winning a
     game at 0-0 (:meth:`utility`; until 2026-12-05, night, at the real score, where near the
-    target a safe small win can be worth more than a risky big one: that made fewer points
-    in whole games and won no more of them, :attr:`score_weight`). Its ordinary discards are searched two draws deep (an exact expectation over
-    its next two draws, weighted by its beliefs) among the expert's best few: playouts to the
-    end of the hand choosing them made it weaker; the two-draw search is at least as good as
-    the expert's ranking (docs/ai.md). Its choice between the pile and the stock looks two
-    draws deep the same way (:attr:`pile_depth`; before 2026-12-05, evening, one draw deep,
-    a close call played out on deals from its beliefs, both draws on the same deals).
+    target a safe small win can be worth more than a risky big one: that made about 0.3
+    points a hand fewer in whole games, :attr:`score_weight`). Its ordinary discards are
+    searched two draws deep (an exact expectation over its next two draws, weighted by its
+    beliefs) among the expert's best few: playouts to the end of the hand choosing them made
+    it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md).
+    Its choice between the pile and the stock looks two draws deep the same way
+    (:attr:`pile_depth`; before 2026-12-05, evening, one draw deep, a close call played out
+    on deals from its beliefs, both draws on the same deals).
 
     Learned on self-play: its beliefs (:mod:`.beliefs`), and a correction of its knock
     simulations' verdict, which is right in sign but far too confident (:func:`predicted_edge`,
