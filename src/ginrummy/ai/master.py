@@ -220,8 +220,8 @@ class MasterPlayer(ExpertPlayer):
     """Expert plus search: to decide a knock it deals plausible full states from its beliefs
     and plays them out, and it values the outcomes by what they are worth towards winning a
     game at 0-0 (:meth:`utility`; until 2026-12-05, night, at the real score, where near the
-    target a safe small win can be worth more than a risky big one: that made about 0.3
-    points a hand fewer in whole games, :attr:`score_weight`). Its ordinary discards are
+    target a safe small win can be worth more than a risky big one: that made about a
+    quarter of a point a hand fewer in whole games, :attr:`score_weight`). Its ordinary discards are
     searched two draws deep (an exact expectation over its next two draws, weighted by its
     beliefs) among the expert's best few: playouts to the end of the hand choosing them made
     it weaker; the two-draw search is at least as good as the expert's ranking (docs/ai.md).
@@ -308,9 +308,9 @@ class MasterPlayer(ExpertPlayer):
     """How much of a hand's value is the chance of winning the game from the real score
     (:func:`game_utility`), the rest the same at 0-0 (where the learned knock was fitted).
     1 until 2026-12-05, night (and in ``master-2026-11``); 0 since: valued as at 0-0 whatever
-    the score, master made about +0.3 points a hand more in whole games against
-    ``master-2026-11`` (clear of zero on each of four seeds) and won about 0.9 % points more
-    of them (clear of zero on none; docs/ai.md, "The score left out")."""
+    the score, master made +0.24 points a hand more in whole games against
+    ``master-2026-11`` over five seeds (clear of zero on four) and won 0.9 % points more of
+    them (clear of zero on one; docs/ai.md, "The score left out")."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
