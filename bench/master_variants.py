@@ -237,54 +237,60 @@ class EnderDanger(MasterPlayer):
     knock_share = 0.5
     ender_samples = 48
 
-    def best_discard(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
-    ) -> int:
-        if model is None:
-            return super().best_discard(k, options, model)
-        draws, candidates = self.discard_choices(k, options, model)
-        if len(candidates) < 2:
-            return candidates[0]
-        gin = self.search_gin_bonus(k)
-        rng = random.Random(f"{self.seed}/ender/{k.turn}/{k.hand}")
-        hands = [opp for opp, _ in model.deals(rng, self.ender_samples, self.belief_sharpness(k))]
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        kept = k.hand & ~(1 << card)
         sc = self.scoring(k)
+        loss = 0.0
+        hands = self.ender_hands(k, model)
+        for opp in hands:
+            dw, thrown = greedy_discard(opp | 1 << card, card)
+            if dw <= k.knock_limit:
+                points = score_knock((opp | 1 << card) & ~(1 << thrown), kept, sc)
+                share = 1.0 if dw == 0 else self.knock_share
+                loss += share * max(0, points)
+        base = super().discard_value(k, card, draws, model, gin)
+        return base + self.weight * loss / len(hands)
 
-        def value(card: int) -> float:
-            base = self.discard_value(k, card, draws, model, gin)
-            kept = k.hand & ~(1 << card)
-            loss = 0.0
-            for opp in hands:
-                dw, thrown = greedy_discard(opp | 1 << card, card)
-                if dw <= k.knock_limit:
-                    points = score_knock((opp | 1 << card) & ~(1 << thrown), kept, sc)
-                    share = 1.0 if dw == 0 else self.knock_share
-                    loss += share * max(0, points)
-            return base + self.weight * loss / len(hands)
+    def ender_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
+        """The position's plausible opposing hands, dealt once for all its candidates."""
+        key = (k.turn, k.hand)
+        if self._ender is None or self._ender[0] != key:
+            rng = random.Random(f"{self.seed}/ender/{k.turn}/{k.hand}")
+            deals = model.deals(rng, self.ender_samples, self.belief_sharpness(k))
+            self._ender = (key, [opp for opp, _ in deals])
+        return self._ender[1]
 
-        return min(candidates, key=lambda c: (value(c), candidates.index(c)))
+    _ender: tuple[tuple[int, int], list[int]] | None = None
+    """The last position's key and opposing hands."""
+
+
+PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
+    "replies-": (Hazard, "replies", int),
+    "hazard-": (Hazard, "hazard", float),
+    "share-": (ScoreShare, "share", float),
+    "ender-": (EnderDanger, "weight", float),
+    "late-": (LateDeadwood, "weight", float),
+}
+"""The variants named ``<prefix><number>``: the class, and the attribute the number sets."""
 
 
 def variant(name: str, weights: Sequence[float]) -> str:
     """A variant of this module registered as a test level, or ``knocker_signals``'s."""
     level = f"v-{name}"
+    prefix = next((p for p in PREFIXED if name.startswith(p)), None)
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
-    elif name.startswith("replies-"):
-        attrs = {"level": level, "replies": int(name[len("replies-") :])}
-        TEST_LEVELS[level] = type(name, (Hazard,), attrs)
-    elif name.startswith("hazard-"):
-        attrs = {"level": level, "hazard": float(name[len("hazard-") :])}
-        TEST_LEVELS[level] = type(name, (Hazard,), attrs)
-    elif name.startswith("share-"):
-        attrs = {"level": level, "share": float(name[len("share-") :])}
-        TEST_LEVELS[level] = type(name, (ScoreShare,), attrs)
-    elif name.startswith("ender-"):
-        attrs = {"level": level, "weight": float(name[len("ender-") :])}
-        TEST_LEVELS[level] = type(name, (EnderDanger,), attrs)
-    elif name.startswith("late-"):
-        attrs = {"level": level, "weight": float(name[len("late-") :])}
-        TEST_LEVELS[level] = type(name, (LateDeadwood,), attrs)
+    elif prefix is not None:
+        base, attr, kind = PREFIXED[prefix]
+        attrs = {"level": level, attr: kind(name[len(prefix) :])}
+        TEST_LEVELS[level] = type(name, (base,), attrs)
     else:
         return knocker_signals.variant(name, weights)
     return level
