@@ -472,6 +472,7 @@ def add_play_arguments(parser: argparse.ArgumentParser, deals: int = 1000) -> No
     parser.add_argument("--seed", default="strength-2026")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--weights", default=None)
+    parser.add_argument("--alone", action="store_true", help="the variants only, not master")
 
 
 def play(args: argparse.Namespace, resolve: Variant = variant) -> None:
@@ -479,6 +480,8 @@ def play(args: argparse.Namespace, resolve: Variant = variant) -> None:
     the same duplicate deals or game pairs, each variant paired with master."""
     weights = json.loads(Path(args.weights).read_text()) if args.weights else []
     names = ["master", *(v for v in args.variants if v != "master")]
+    if args.alone:
+        names = names[1:]
     levels = [resolve(v, weights) for v in names]
     rules = Rules.preset(args.preset)
     nets: dict[str, list[float]] = {}
@@ -498,7 +501,7 @@ def play(args: argparse.Namespace, resolve: Variant = variant) -> None:
         if args.games:
             line += f", {100 * sum(won[name]) / len(won[name]):.1f} % of games"
         unit = "game pair" if args.games else "deal"
-        if name != "master":
+        if name != "master" and "master" in nets:
             diff = [a - b for a, b in zip(nets[name], nets["master"], strict=True)]
             line += f", minus master {Interval.of(diff)} (paired per {unit})"
             if args.games:

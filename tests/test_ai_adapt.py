@@ -79,8 +79,9 @@ def test_nothing_seen_nothing_assumed() -> None:
 def test_master_tells_a_knocker() -> None:
     """master takes the opponent for a knocker once the finished hands show it knocking at
     nearly every chance, and then knocks by the knock learned against knockers (and values gin
-    less in its discards); not without
-    evidence, not against players that never knock or masters, and master-no-adapt never."""
+    less in its discards); not without evidence, not against players that never knock or
+    masters (once they have played on at a chance, players: the knock learned on self-play),
+    and master-no-adapt never."""
     from ginrummy.ai import TEST_LEVELS
     from ginrummy.ai.knowledge import Knowledge
     from ginrummy.ai.master import MASTER_KNOCK, MasterPlayer
@@ -95,7 +96,10 @@ def test_master_tells_a_knocker() -> None:
     assert master.knock_params_for(facing_knocker) == "knock-vs-knocker"
     assert fixed.opponent_kind(facing_knocker) is None
     assert fixed.knock_params_for(facing_knocker) == MASTER_KNOCK
-    assert master.opponent_kind(Knowledge(knocker.view(0))) is None  # seat 0 faces gin
+    facing_gin = Knowledge(knocker.view(0))  # seat 0 faces a player that plays on for gin
+    assert master.opponent_kind(facing_gin) == "player"
+    assert master.knock_params_for(facing_gin) == "knock-kA-signals"
+    assert fixed.opponent_kind(facing_gin) is None
     # against the knocker the discard search counts gin 25 beyond a knock, else 35
     assert master.search_gin_bonus(facing_knocker) == 25.0
     assert master.search_gin_bonus(Knowledge(knocker.view(0))) == 35.0
@@ -104,7 +108,7 @@ def test_master_tells_a_knocker() -> None:
         hand = play_game("master", opponent, "kind", hands=8).hand
         assert hand is not None
         kind = master.opponent_kind(Knowledge(hand.view(0)))
-        assert kind == ("knocker" if opponent == "baseline" else None), opponent
+        assert kind == ("knocker" if opponent == "baseline" else "player"), opponent
     fresh = ginrummy.deal(RULES, 0, ginrummy.shuffled_deck("fresh"))
     assert master.opponent_kind(Knowledge(fresh.view(1))) is None
     assert master.knock_params_for(Knowledge(fresh.view(1))) == MASTER_KNOCK

@@ -77,7 +77,9 @@ def chances_to_knock(seeds: range) -> list[tuple[Knowledge, dict[int, int]]]:
 
 def test_master_knocks_by_the_learned_edge() -> None:
     """Where master may knock, it knocks exactly when the learned edge of playing on is at
-    most zero (its estimate computed as the decision computes it)."""
+    most zero (its estimate computed as the decision computes it): in a game's first hand,
+    the edge of its own learned knock and of the one against knockers, mixed by
+    ``knocker_prior`` (0.4)."""
     positions = chances_to_knock(range(6))
     assert len(positions) >= 8
     knocked = played_on = 0
@@ -90,7 +92,9 @@ def test_master_knocks_by_the_learned_edge() -> None:
         assert model is not None
         est: KnockEstimate = probe.knock_estimate(k, options, model)
         x = probe.chance_features(k, est)
-        edge = predicted_edge(x)
+        # no finished hand shows the opponent's style: the two learned knocks mixed
+        prior = master.knocker_prior
+        edge = (1 - prior) * predicted_edge(x) + prior * predicted_edge(x, "knock-vs-knocker")
         assert action.startswith("knock") == (edge <= 0), (action, edge)
         knocked += action.startswith("knock")
         played_on += not action.startswith("knock")
@@ -270,6 +274,29 @@ class ScoreMaster(MasterPlayer):
     until 2026-12-05 (night)."""
 
     score_weight = 1.0
+    knocker_prior = 0.0  # its own learned knock alone, as then
+
+
+def test_master_hedges_until_the_game_shows_the_opponent() -> None:
+    """Before a game shows the opponent's style master's learned edge is its own knock's
+    and the knock against knockers' mixed by ``knocker_prior``; without adapting (or with a
+    prior of 0) its own alone."""
+    assert MasterPlayer.knocker_prior == 0.4
+    checked = 0
+    for k, options in chances_to_knock(range(2)):
+        master = MasterPlayer("hedge")
+        model = master.model(k)
+        assert model is not None
+        est = master.knock_estimate(k, options, model)
+        x = master.chance_features(k, est)
+        own, knocker = predicted_edge(x), predicted_edge(x, "knock-vs-knocker")
+        assert master.opponent_kind(k) is None
+        assert master.learned_edge(k, est) == pytest.approx(0.6 * own + 0.4 * knocker)
+        for other in (player("master-no-adapt", "hedge"), ScoreMaster("hedge")):
+            assert isinstance(other, MasterPlayer)
+            assert other.learned_edge(k, est) == pytest.approx(own)
+        checked += own != knocker
+    assert checked >= 4
 
 
 def test_the_learned_correction_is_scaled_to_the_score() -> None:

@@ -289,8 +289,9 @@ class MasterPlayer(ExpertPlayer):
     """Whether the knock decision uses what the game's finished hands show of the opponent
     (:mod:`.adapt`): once they show a player that knocks at (nearly) every chance
     (:meth:`opponent_kind`), the learned knock is the one learned against such players
-    (:attr:`style_knocks`). docs/ai.md ("Adapting to the opponent") gives what each attempt
-    measured; ``master-no-adapt`` plays without it."""
+    (:attr:`style_knocks`); once they show one that plays on, the one learned on self-play;
+    before either, the knock hedges (:attr:`knocker_prior`). docs/ai.md ("Adapting to the
+    opponent") gives what each attempt measured; ``master-no-adapt`` plays without it."""
     adapt_evidence = 2
     """Knock chances of the opponent's to see before adapting."""
     always_knocks = 0.75
@@ -298,11 +299,26 @@ class MasterPlayer(ExpertPlayer):
     to knock at once: two knocks at its first two chances. A knocker shows about one chance
     a hand (it ends the hand at it), so adapting from the third hand on: against knockers that
     paid +0.55 and +0.78 points a hand more than waiting for five (docs/ai.md)."""
-    style_knocks: ClassVar[Mapping[str, str]] = MappingProxyType({"knocker": "knock-vs-knocker"})
-    """Per opponent style, the learned knock's parameters against it (fitted by
-    :mod:`ginrummy.learn.knock` on hands against ``style-knock`` and ``baseline``). Against
-    players that never knock, a knock learned on hands against them was no better than
-    master's own (docs/ai.md), so there is none."""
+    style_knocks: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"knocker": "knock-vs-knocker", "player": "knock-kA-signals"}
+    )
+    """Per opponent style, the learned knock's parameters against it: against a ``knocker``
+    the knock fitted by :mod:`ginrummy.learn.knock` on hands against ``style-knock`` and
+    ``baseline``; against a ``player`` that plays on at its chances, the knock fitted on
+    master's self-play alone (``knock-kA-signals``, master's own without the knockers'
+    chances). Against players that never knock, a knock learned on hands against them was no
+    better than master's own (docs/ai.md), so there is none of its own."""
+    knocker_prior = 0.4
+    """With adaptation on, the chance that an opponent whose style the game has not shown yet
+    (:meth:`opponent_kind` None: a single deal, a game's first hand or two) knocks at once:
+    the learned knock's edge is then the two learned knocks' (against knockers, and master's
+    own) mixed by it (:meth:`learned_edge`). 0 (as until 2026-12-06): master's own alone.
+    At 0.4 master made +0.64 points a hand more against ``baseline`` in single deals and
+    -0.61 against ``master-2026-11`` (docs/ai.md, "Hedging until the game shows the
+    opponent")."""
+    player_passes = 1
+    """Chances to knock the game's finished hands must show the opponent playing on at (and
+    too few knocks to take it for a knocker) before it is taken for a ``player``."""
 
     score_weight = 0.0
     """How much of a hand's value is the chance of winning the game from the real score
@@ -358,9 +374,16 @@ class MasterPlayer(ExpertPlayer):
 
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         """The learned edge of playing on at 0-0, ``estimate0`` valued there
-        (:func:`predicted_edge` with the knock for this opponent)."""
+        (:func:`predicted_edge` with the knock for this opponent; with adaptation on and the
+        opponent's style not yet shown, the knock against knockers and master's own mixed by
+        :attr:`knocker_prior`)."""
         name = self.knock_params_for(k)
-        return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
+        prior = self.knocker_prior if self.adapt else 0.0
+        if prior <= 0.0 or self.opponent_kind(k) is not None:
+            return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
+        knocker = self.style_knocks["knocker"]
+        x = self.chance_features(k, estimate0, max(feature_count(name), feature_count(knocker)))
+        return prior * predicted_edge(x, knocker) + (1.0 - prior) * predicted_edge(x, name)
 
     def chance_features(
         self, k: Knowledge, estimate: KnockEstimate, count: int = len(KNOCK_FEATURES)
@@ -415,13 +438,15 @@ class MasterPlayer(ExpertPlayer):
 
     def opponent_kind(self, k: Knowledge) -> str | None:
         """With adaptation on, the opponent's style as the game's finished hands show it: a
-        ``knocker`` (it knocks at nearly every chance); None for anyone else, or too little
-        seen."""
+        ``knocker`` (it knocks at nearly every chance), a ``player`` (it has played on at
+        :attr:`player_passes` of its chances and is no knocker); None with too little seen."""
         if not self.adapt:
             return None
         style = opponent_style(k.view)
         if style.chances >= self.adapt_evidence and style.knock_rate >= self.always_knocks:
             return "knocker"
+        if self.player_passes and style.chances - style.ended >= self.player_passes:
+            return "player"
         return None
 
     def knock_params_for(self, k: Knowledge) -> str:

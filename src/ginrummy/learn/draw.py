@@ -91,6 +91,7 @@ class SearchedDrawMaster(MasterPlayer):
     discard_knock_bonus = 10.0
     gin_bonus = 0.0
     estimate_gin_bonus = 0.0
+    knocker_prior = 0.0  # its knock as before 2026-12-06 (no hedge before a style shows)
 
 
 @dataclass(frozen=True, slots=True)
