@@ -55,8 +55,27 @@ times ``W``.
 
     python bench/master_variants.py master-2026-11 ender-0.5 --deals 2000 --seed en-1
 
+**The end of the game** (``closing-S``, ``endzone-N``; 2026-12-06). Master values every hand
+as at 0-0, so near the target it may play on for gin where a knock would end the game.
+``closing-S`` knocks whenever the knock reaches the target in at least a share ``S`` of the
+knock's simulated deals; ``endzone-N`` values hands by the chance of winning the game from
+the real score (as ``master-2026-11`` does at every score) only while a side needs at most
+``N`` points.
+
+    python bench/master_variants.py master-2026-11 closing-0.85 closing-0.6 endzone-30 \
+        --games 300 --seed gs-7
+
+**Keeping deadwood low when the opponent is close** (``threat-W``). The two-draw discard
+search's value mixed with the deadwood the discard keeps now, by ``W`` times the share of
+plausible opposing hands already within the knock limit (a model-based form of ``late-W`` and
+``hazard-Q``).
+
+    python bench/master_variants.py master-2026-11 threat-1.0 threat-0.5 --deals 2000 \
+        --seed th-1
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
-("Pile or stock two draws deep, deadwood kept late, a larger gin bonus").
+("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
+and the opponent's threat in the discards").
 """
 
 from __future__ import annotations
@@ -74,8 +93,15 @@ from ginrummy.ai.evaluate import (
     least_deadwood_discards,
 )
 from ginrummy.ai.knowledge import Knowledge
-from ginrummy.ai.master import MasterPlayer, table_utility, win_table
+from ginrummy.ai.master import (
+    OPPOSING_HANDS,
+    MasterPlayer,
+    game_utility,
+    table_utility,
+    win_table,
+)
 from ginrummy.ai.sim import greedy_discard, score_knock
+from ginrummy.ai.strong import KnockEstimate
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 
@@ -271,7 +297,81 @@ class EnderDanger(MasterPlayer):
     """The last position's key and opposing hands."""
 
 
+class Closing(MasterPlayer):
+    """Master that knocks whenever the knock reaches the game's target in at least
+    :attr:`share` of the knock's simulated deals (``closing-S``), whatever its learned edge."""
+
+    level = "v-closing"
+    share = 0.85
+
+    def knocks(self, k: Knowledge, estimate: KnockEstimate) -> bool:
+        if estimate.points and self.learned_knock:
+            need = k.rules.target - k.my_points
+            reached = sum(points >= need for points, _ in estimate.points)
+            if reached >= self.share * len(estimate.points):
+                return True
+        return super().knocks(k, estimate)
+
+
+class EndZone(MasterPlayer):
+    """Master valuing hands by the chance of winning the game from the real score (as
+    ``master-2026-11``) only while a side needs at most :attr:`need` points, as at 0-0
+    otherwise (``endzone-N``)."""
+
+    level = "v-endzone"
+    need = 30
+    score_weight = 1.0
+
+    def utility(self, k: Knowledge, points: int) -> float:
+        target = k.rules.target
+        if min(target - k.my_points, target - k.opp_points) > self.need:
+            return game_utility(target, 0, 0, points)
+        return super().utility(k, points)
+
+
+class Threat(MasterPlayer):
+    """Master whose two-draw discard search mixes a discard's two-draw value with the deadwood
+    it keeps now, by :attr:`weight` times the share of :data:`OPPOSING_HANDS` plausible
+    opposing hands already within the knock limit, at most 1 (``threat-W``)."""
+
+    level = "v-threat"
+    weight = 1.0
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        threat = self.knock_threat(k, model)
+        if not threat:
+            return super().discard_value(k, card, draws, model, gin)
+        kept = k.hand & ~(1 << card)
+        ahead = self.two_draws_ahead(k, kept, draws, gin)
+        now = deadwood_mask(kept)
+        danger = self.danger_weight * self.danger(k, card, model)
+        return (1.0 - threat) * ahead + threat * now + danger
+
+    def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
+        """The position's mixing weight, dealt once for all its candidates."""
+        key = (k.turn, k.hand)
+        if self._threat is None or self._threat[0] != key:
+            rng = random.Random(f"{self.seed}/threat/{k.turn}/{k.hand}")
+            hands = model.deals(rng, OPPOSING_HANDS, self.belief_sharpness(k))
+            share = sum(deadwood_mask(opp) <= k.knock_limit for opp, _ in hands) / len(hands)
+            self._threat = (key, min(1.0, self.weight * share))
+        return self._threat[1]
+
+    _threat: tuple[tuple[int, int], float] | None = None
+    """The last position's key and mixing weight."""
+
+
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
+    "closing-": (Closing, "share", float),
+    "endzone-": (EndZone, "need", int),
+    "threat-": (Threat, "weight", float),
     "replies-": (Hazard, "replies", int),
     "hazard-": (Hazard, "hazard", float),
     "share-": (ScoreShare, "share", float),
