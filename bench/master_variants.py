@@ -252,7 +252,26 @@ class ScoreShare(MasterPlayer):
         return table_utility(table, target, k.my_points, k.opp_points, points)
 
 
-class EnderDanger(MasterPlayer):
+class PositionHands(MasterPlayer):
+    """Master that deals a position's plausible opposing hands once for all its candidate
+    discards (:meth:`position_hands`)."""
+
+    def position_hands(self, k: Knowledge, model: OpponentModel, tag: str, count: int) -> list[int]:
+        """``count`` plausible opposing hands at this position, from a source seeded by the
+        player's seed, ``tag`` and the position; dealt again only when the position or the
+        tag changes."""
+        key = (tag, k.turn, k.hand)
+        if self._hands is None or self._hands[0] != key:
+            rng = random.Random(f"{self.seed}/{tag}/{k.turn}/{k.hand}")
+            deals = model.deals(rng, count, self.belief_sharpness(k))
+            self._hands = (key, [opp for opp, _ in deals])
+        return self._hands[1]
+
+    _hands: tuple[tuple[str, int, int], list[int]] | None = None
+    """The last position's key and opposing hands."""
+
+
+class EnderDanger(PositionHands):
     """Master whose discards also weigh what the card costs when it lets the opponent end the
     hand at once (``ender-W``): over plausible opposing hands, the points this seat loses when
     the opponent takes the card and goes gin (always) or knocks (taken to knock at half of
@@ -285,16 +304,7 @@ class EnderDanger(MasterPlayer):
         return base + self.weight * loss / len(hands)
 
     def ender_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
-        """The position's plausible opposing hands, dealt once for all its candidates."""
-        key = (k.turn, k.hand)
-        if self._ender is None or self._ender[0] != key:
-            rng = random.Random(f"{self.seed}/ender/{k.turn}/{k.hand}")
-            deals = model.deals(rng, self.ender_samples, self.belief_sharpness(k))
-            self._ender = (key, [opp for opp, _ in deals])
-        return self._ender[1]
-
-    _ender: tuple[tuple[int, int], list[int]] | None = None
-    """The last position's key and opposing hands."""
+        return self.position_hands(k, model, "ender", self.ender_samples)
 
 
 class Closing(MasterPlayer):
@@ -329,7 +339,7 @@ class EndZone(MasterPlayer):
         return super().utility(k, points)
 
 
-class Threat(MasterPlayer):
+class Threat(PositionHands):
     """Master whose two-draw discard search mixes a discard's two-draw value with the deadwood
     it keeps now, by :attr:`weight` times the share of :data:`OPPOSING_HANDS` plausible
     opposing hands already within the knock limit, at most 1 (``threat-W``)."""
@@ -355,17 +365,10 @@ class Threat(MasterPlayer):
         return (1.0 - threat) * ahead + threat * now + danger
 
     def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
-        """The position's mixing weight, dealt once for all its candidates."""
-        key = (k.turn, k.hand)
-        if self._threat is None or self._threat[0] != key:
-            rng = random.Random(f"{self.seed}/threat/{k.turn}/{k.hand}")
-            hands = model.deals(rng, OPPOSING_HANDS, self.belief_sharpness(k))
-            share = sum(deadwood_mask(opp) <= k.knock_limit for opp, _ in hands) / len(hands)
-            self._threat = (key, min(1.0, self.weight * share))
-        return self._threat[1]
-
-    _threat: tuple[tuple[int, int], float] | None = None
-    """The last position's key and mixing weight."""
+        """The position's mixing weight."""
+        hands = self.position_hands(k, model, "threat", OPPOSING_HANDS)
+        share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
+        return min(1.0, self.weight * share)
 
 
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
