@@ -84,7 +84,7 @@ import argparse
 import random
 from collections.abc import Sequence
 
-import knocker_signals  # a sibling script: bench/ is on the path when this one runs
+import knocker_signals  # sibling scripts: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
 from ginrummy.ai.evaluate import (
     OpponentModel,
@@ -104,6 +104,7 @@ from ginrummy.ai.sim import greedy_discard, score_knock
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
+from knock_playouts import attributes_variant
 
 
 class TwoStep(MasterPlayer):
@@ -385,7 +386,11 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
 
 
 def variant(name: str, weights: Sequence[float]) -> str:
-    """A variant of this module registered as a test level, or ``knocker_signals``'s."""
+    """A variant of this module registered as a test level, master with other attributes
+    (``ATTR=VALUE[,ATTR=VALUE...]``, :func:`knock_playouts.attributes_variant`), or
+    ``knocker_signals``'s."""
+    if "=" in name:
+        return attributes_variant(name)
     level = f"v-{name}"
     prefix = next((p for p in PREFIXED if name.startswith(p)), None)
     if name in ("two-step", "two-step-search", "two-step-close"):
