@@ -9,11 +9,11 @@ It prints the composed share of games A wins, where its points come from (how ha
 and the share for the same hands with the edge moved (an exponential tilt of the hands'
 weights: the same kinds of hands, a different mean) or the spread around the mean scaled.
 
-The composition ignores what the real games have besides the hands' points (both players
-play a hand the same way at any score, the deal alternates), which is what master does
-since it values every hand as at 0-0. It matches the real games closely (docs/ai.md, "What
-60 % of games needs"), so it says how far a change of the edge or of the spread moves the
-share of games without playing the games.
+The composition takes every hand as played from 0-0: master values every hand so, but
+``master-2026-11`` weighs the score, and the deal alternates in a real game. It still
+comes close to the real games (docs/ai.md, "What 60 % of games needs"), so it says about
+how far a change of the edge or of the spread moves the share of games, without playing
+the games.
 """
 
 from __future__ import annotations
@@ -70,8 +70,10 @@ def tilted(nets: Sequence[float], shift: float) -> list[float]:
 
 
 def kind_of(h: HandSummary) -> str:
-    """How a hand ended, from A's point of view."""
+    """How a hand ended: by whose gin or knock (an undercut: whose knock was undercut)."""
     ender = "A" if h.a_knocked else "B" if h.b_knocked else "-"
+    if h.kind == "undercut":
+        return f"{ender} knocks, undercut"
     return f"{h.kind} by {ender}" if h.kind != "void" else "void"
 
 
