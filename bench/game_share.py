@@ -101,7 +101,7 @@ def main() -> None:
         points[kind_of(h)] += h.net
     for kind in sorted(counts):
         share, mean = counts[kind] / len(hands), points[kind] / counts[kind]
-        print(f"  {kind:16} {share:6.1%} of hands, {mean:+6.2f} each, {share * mean:+5.2f} a hand")
+        print(f"  {kind:18} {share:6.1%} of hands, {mean:+6.2f} each, {share * mean:+5.2f} a hand")
     mean = sum(nets) / len(nets)
     spread = math.sqrt(sum((x - mean) ** 2 for x in nets) / len(nets))
     print(f"  spread (standard deviation) {spread:.1f} points a hand")
