@@ -22,6 +22,7 @@ import argparse
 import itertools
 import math
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -97,13 +98,14 @@ def main() -> None:
     print(f"{args.a} vs {args.b}: {Interval.of(per_pair)} points a hand  ({took:.0f} s)")
     counts, points = Counter[str](), Counter[str]()
     for h in hands:
-        counts[kind_of(h)] += 1
-        points[kind_of(h)] += h.net
+        kind = kind_of(h)
+        counts[kind] += 1
+        points[kind] += h.net
     for kind in sorted(counts):
         share, mean = counts[kind] / len(hands), points[kind] / counts[kind]
         print(f"  {kind:18} {share:6.1%} of hands, {mean:+6.2f} each, {share * mean:+5.2f} a hand")
-    mean = sum(nets) / len(nets)
-    spread = math.sqrt(sum((x - mean) ** 2 for x in nets) / len(nets))
+    mean = statistics.fmean(nets)
+    spread = statistics.pstdev(nets)
     print(f"  spread (standard deviation) {spread:.1f} points a hand")
     rng = random.Random(f"{args.seed}/compose")
     target = rules.target
