@@ -73,6 +73,21 @@ plausible opposing hands already within the knock limit (a model-based form of `
     python bench/master_variants.py master-2026-11 threat-1.0 threat-0.5 --deals 2000 \
         --seed th-1
 
+**Past a first draw that lets it knock** (``chase-cont``, ``chase-min``; 2026-12-06). Both
+two-draw searches stop at a first draw after which the hand can knock (valued as the knock,
+bonused), yet master plays on at most such chances: a hand it keeps for gin is judged one
+draw deep there. ``chase-cont`` plays the second draw in every such branch (gin still ends
+it); ``chase-min`` takes the better of stopping and playing on (:func:`chase_two_draws`).
+
+    python bench/master_variants.py master-2026-11 chase-cont chase-min --deals 2000 --seed ch-1
+
+**The lead of the game in the knock** (``lead-M``). The leader of a race to 100 gains by a
+smaller spread, the trailer by a larger one: ``lead-M`` moves the knock's margin by ``M``
+times the lead over 50 points (at most ``M`` either way), knocking more readily ahead and
+less behind.
+
+    python bench/master_variants.py master-2026-11 lead-3 lead-6 --games 300 --seed gs-11
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -217,6 +232,67 @@ class Hazard(MasterPlayer):
         if least <= limit:
             return bonused(least, limit, knock, gin)
         return after_reply(with_top, after, best, draws, -1, limit, knock, gin, self.ends(k))
+
+
+def chase_two_draws(
+    kept: int,
+    draws: Sequence[tuple[int, float]],
+    limit: int,
+    knock_bonus: float,
+    gin_bonus: float,
+    mode: str,
+) -> float:
+    """:func:`expected_after_two_draws`, where a hand able to knock (not gin) after the first
+    draw does not stop there: ``cont`` always plays the second draw (the better of its two
+    least-deadwood discards by the next draw's expectation, bonuses counted there), ``min``
+    takes the better of stopping (bonused) and playing on."""
+    total = 0.0
+    for first, weight in draws:
+        if weight <= 0.0:
+            continue
+        hand = kept | 1 << first
+        after = deadwood_after_discards_mask(hand)
+        best = least_deadwood_discards(after, 2)
+        least = after[best[0]]
+        stop = bonused(least, limit, knock_bonus, gin_bonus)
+        if least == 0 or (least <= limit and mode == "stop"):
+            total += weight * stop
+            continue
+        on = after_reply(hand, after, best, draws, first, limit, knock_bonus, gin_bonus, 0.0)
+        if least <= limit and mode == "min":
+            on = min(on, stop)
+        total += weight * on
+    return total
+
+
+class Chase(MasterPlayer):
+    """Master whose two-draw searches look past a first draw that lets it knock (see
+    :func:`chase_two_draws`; ``chase-cont``, ``chase-min``): master plays on at most such
+    chances, so a hand it keeps for gin is judged one draw deep there."""
+
+    level = "v-chase"
+    mode = "cont"
+
+    def two_draws_ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        return chase_two_draws(kept, draws, limit, knock, gin, self.mode)
+
+    def pile_two_draws_ahead(
+        self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        with_top = k.hand | 1 << k.top
+        after = deadwood_after_discards_mask(with_top)
+        after.pop(k.top)
+        best = least_deadwood_discards(after, 2)
+        least = after[best[0]]
+        stop = bonused(least, limit, knock, gin)
+        if least == 0 or (least <= limit and self.mode == "stop"):
+            return stop
+        on = after_reply(with_top, after, best, draws, -1, limit, knock, gin, 0.0)
+        return min(on, stop) if least <= limit and self.mode == "min" else on
 
 
 class LateDeadwood(MasterPlayer):
@@ -372,10 +448,75 @@ class Threat(PositionHands):
         return min(1.0, self.weight * share)
 
 
+class ThreatGuard(Threat):
+    """``threat-0.5`` whose danger of feeding the opponent also grows with the threat: the
+    danger weight times ``1 + guard * threat`` (``guard-G``)."""
+
+    level = "v-guard"
+    weight = 0.5
+    guard = 1.0
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        threat = self.knock_threat(k, model)
+        value = super().discard_value(k, card, draws, model, gin)
+        return value + self.guard * threat * self.danger_weight * self.danger(k, card, model)
+
+
+class ThreatLayoffs(Threat):
+    """``threat-W`` whose "now" is what the hand loses if an opposing hand within the knock
+    limit knocked at once (lay-offs and undercuts counted, over the plausible hands that can),
+    instead of the deadwood it keeps (``threatl-W``)."""
+
+    level = "v-threatl"
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        threat = self.knock_threat(k, model)
+        if not threat:
+            return MasterPlayer.discard_value(self, k, card, draws, model, gin)
+        kept = k.hand & ~(1 << card)
+        ahead = self.two_draws_ahead(k, kept, draws, gin)
+        hands = self.position_hands(k, model, "threat", OPPOSING_HANDS)
+        sc = self.scoring(k)
+        losses = [score_knock(o, kept, sc) for o in hands if deadwood_mask(o) <= k.knock_limit]
+        now = sum(losses) / len(losses)
+        danger = self.danger_weight * self.danger(k, card, model)
+        return (1.0 - threat) * ahead + threat * now + danger
+
+
+class Lead(MasterPlayer):
+    """Master that knocks more readily the more it leads the game and less readily the more
+    it trails (``lead-M``): its knock margin moves by ``M`` times the lead over 50 points,
+    at most ``M`` either way (the leader of a race lowers the spread, the trailer raises it)."""
+
+    level = "v-lead"
+    swing = 2.0
+
+    def knock_margin(self, k: Knowledge) -> float:
+        lead = max(-1.0, min(1.0, (k.my_points - k.opp_points) / 50))
+        return super().knock_margin(k) + self.swing * lead
+
+
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "closing-": (Closing, "share", float),
     "endzone-": (EndZone, "need", int),
     "threat-": (Threat, "weight", float),
+    "lead-": (Lead, "swing", float),
+    "guard-": (ThreatGuard, "guard", float),
+    "threatl-": (ThreatLayoffs, "weight", float),
     "replies-": (Hazard, "replies", int),
     "hazard-": (Hazard, "hazard", float),
     "share-": (ScoreShare, "share", float),
@@ -395,6 +536,8 @@ def variant(name: str, weights: Sequence[float]) -> str:
     prefix = next((p for p in PREFIXED if name.startswith(p)), None)
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name in ("chase-cont", "chase-min", "chase-stop"):
+        TEST_LEVELS[level] = type(name, (Chase,), {"level": level, "mode": name[6:]})
     elif prefix is not None:
         base, attr, kind = PREFIXED[prefix]
         attrs = {"level": level, attr: kind(name[len(prefix) :])}
