@@ -88,6 +88,14 @@ less behind.
 
     python bench/master_variants.py master-2026-11 lead-3 lead-6 --games 300 --seed gs-11
 
+Two forms of ``threat-W`` (above): ``guard-G`` is ``threat-0.5`` with the danger of feeding
+the opponent weighted ``1 + G`` times the threat more; ``threatl-W`` mixes in what the hand
+would lose if a plausible opposing hand within the limit knocked at once (lay-offs and
+undercuts counted) instead of the deadwood it keeps.
+
+    python bench/master_variants.py master-2026-11 threat-0.5 guard-1 threatl-0.5 --games 300 \
+        --seed gs-13
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -245,7 +253,8 @@ def chase_two_draws(
     """:func:`expected_after_two_draws`, where a hand able to knock (not gin) after the first
     draw does not stop there: ``cont`` always plays the second draw (the better of its two
     least-deadwood discards by the next draw's expectation, bonuses counted there), ``min``
-    takes the better of stopping (bonused) and playing on."""
+    takes the better of stopping (bonused) and playing on; ``stop`` is master's search (it
+    equals :func:`expected_after_two_draws`, a check)."""
     total = 0.0
     for first, weight in draws:
         if weight <= 0.0:
