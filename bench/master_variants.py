@@ -77,7 +77,7 @@ plausible opposing hands already within the knock limit (a model-based form of `
 two-draw searches stop at a first draw after which the hand can knock (valued as the knock,
 bonused), yet master plays on at most such chances: a hand it keeps for gin is judged one
 draw deep there. ``chase-cont`` plays the second draw in every such branch (gin still ends
-it); ``chase-min`` takes the better of stopping and playing on (:func:`chase_two_draws`).
+it); ``chase-min`` takes the better of stopping and playing on (:func:`hazard_two_draws`).
 
     python bench/master_variants.py master-2026-11 chase-cont chase-min --deals 2000 --seed ch-1
 
@@ -164,9 +164,13 @@ def hazard_two_draws(
     gin_bonus: float,
     ends: float,
     replies: int = 2,
+    past_knock: str = "stop",
 ) -> float:
     """:func:`expected_after_two_draws`, where after the first draw's discard the hand ends
-    with chance ``ends`` (worth the deadwood that discard leaves)."""
+    with chance ``ends`` (worth the deadwood that discard leaves); ``past_knock`` says what a
+    first draw that lets the hand knock (not gin) is worth: ``stop``, that knock (bonused, as
+    in master's search); ``cont``, the second draw played as after any other first draw
+    (bonuses counted there); ``min``, the better of the two."""
     total = 0.0
     for first, weight in draws:
         if weight <= 0.0:
@@ -174,14 +178,33 @@ def hazard_two_draws(
         hand = kept | 1 << first
         after = deadwood_after_discards_mask(hand)
         best = least_deadwood_discards(after, replies)
-        least = after[best[0]]
-        if least <= limit:
-            total += weight * bonused(least, limit, knock_bonus, gin_bonus)
-            continue
-        total += weight * after_reply(
-            hand, after, best, draws, first, limit, knock_bonus, gin_bonus, ends
+        total += weight * after_first_draw(
+            hand, after, best, draws, first, limit, knock_bonus, gin_bonus, ends, past_knock
         )
     return total
+
+
+def after_first_draw(
+    hand: int,
+    after: dict[int, int],
+    best: Sequence[int],
+    draws: Sequence[tuple[int, float]],
+    drawn: int,
+    limit: int,
+    knock_bonus: float,
+    gin_bonus: float,
+    ends: float,
+    past_knock: str,
+) -> float:
+    """What ``hand`` is worth after its first draw (``drawn``, -1 for the pile's card): a
+    hand that can knock stops there as ``past_knock`` says (gin always), any other plays its
+    best reply (:func:`after_reply`)."""
+    least = after[best[0]]
+    stop = bonused(least, limit, knock_bonus, gin_bonus)
+    if least <= limit and (least == 0 or past_knock == "stop"):
+        return stop
+    on = after_reply(hand, after, best, draws, drawn, limit, knock_bonus, gin_bonus, ends)
+    return min(on, stop) if least <= limit and past_knock == "min" else on
 
 
 def after_reply(
@@ -218,6 +241,9 @@ class Hazard(MasterPlayer):
     hazard = 0.0
     replies = 2
     """How many of the least-deadwood discards the searches try after a draw (``replies-N``)."""
+    past_knock = "stop"
+    """A first draw that lets the hand knock: ``stop`` there (master), or go on (``cont``,
+    ``min``: ``chase-cont``, ``chase-min``; see :func:`hazard_two_draws`)."""
 
     def ends(self, k: Knowledge) -> float:
         return self.hazard * max(0.0, 1.0 - k.stock_size / FULL_STOCK)
@@ -226,7 +252,8 @@ class Hazard(MasterPlayer):
         self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
     ) -> float:
         limit, knock = k.knock_limit, self.discard_knock_bonus
-        return hazard_two_draws(kept, draws, limit, knock, gin, self.ends(k), self.replies)
+        ends = self.ends(k)
+        return hazard_two_draws(kept, draws, limit, knock, gin, ends, self.replies, self.past_knock)
 
     def pile_two_draws_ahead(
         self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
@@ -236,72 +263,9 @@ class Hazard(MasterPlayer):
         after = deadwood_after_discards_mask(with_top)
         after.pop(k.top)
         best = least_deadwood_discards(after, self.replies)
-        least = after[best[0]]
-        if least <= limit:
-            return bonused(least, limit, knock, gin)
-        return after_reply(with_top, after, best, draws, -1, limit, knock, gin, self.ends(k))
-
-
-def chase_two_draws(
-    kept: int,
-    draws: Sequence[tuple[int, float]],
-    limit: int,
-    knock_bonus: float,
-    gin_bonus: float,
-    mode: str,
-) -> float:
-    """:func:`expected_after_two_draws`, where a hand able to knock (not gin) after the first
-    draw does not stop there: ``cont`` always plays the second draw (the better of its two
-    least-deadwood discards by the next draw's expectation, bonuses counted there), ``min``
-    takes the better of stopping (bonused) and playing on; ``stop`` is master's search (it
-    equals :func:`expected_after_two_draws`, a check)."""
-    total = 0.0
-    for first, weight in draws:
-        if weight <= 0.0:
-            continue
-        hand = kept | 1 << first
-        after = deadwood_after_discards_mask(hand)
-        best = least_deadwood_discards(after, 2)
-        least = after[best[0]]
-        stop = bonused(least, limit, knock_bonus, gin_bonus)
-        if least == 0 or (least <= limit and mode == "stop"):
-            total += weight * stop
-            continue
-        on = after_reply(hand, after, best, draws, first, limit, knock_bonus, gin_bonus, 0.0)
-        if least <= limit and mode == "min":
-            on = min(on, stop)
-        total += weight * on
-    return total
-
-
-class Chase(MasterPlayer):
-    """Master whose two-draw searches look past a first draw that lets it knock (see
-    :func:`chase_two_draws`; ``chase-cont``, ``chase-min``): master plays on at most such
-    chances, so a hand it keeps for gin is judged one draw deep there."""
-
-    level = "v-chase"
-    mode = "cont"
-
-    def two_draws_ahead(
-        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
-    ) -> float:
-        limit, knock = k.knock_limit, self.discard_knock_bonus
-        return chase_two_draws(kept, draws, limit, knock, gin, self.mode)
-
-    def pile_two_draws_ahead(
-        self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
-    ) -> float:
-        limit, knock = k.knock_limit, self.discard_knock_bonus
-        with_top = k.hand | 1 << k.top
-        after = deadwood_after_discards_mask(with_top)
-        after.pop(k.top)
-        best = least_deadwood_discards(after, 2)
-        least = after[best[0]]
-        stop = bonused(least, limit, knock, gin)
-        if least == 0 or (least <= limit and self.mode == "stop"):
-            return stop
-        on = after_reply(with_top, after, best, draws, -1, limit, knock, gin, 0.0)
-        return min(on, stop) if least <= limit and self.mode == "min" else on
+        return after_first_draw(
+            with_top, after, best, draws, -1, limit, knock, gin, self.ends(k), self.past_knock
+        )
 
 
 class LateDeadwood(MasterPlayer):
@@ -446,9 +410,12 @@ class Threat(PositionHands):
             return super().discard_value(k, card, draws, model, gin)
         kept = k.hand & ~(1 << card)
         ahead = self.two_draws_ahead(k, kept, draws, gin)
-        now = deadwood_mask(kept)
         danger = self.danger_weight * self.danger(k, card, model)
-        return (1.0 - threat) * ahead + threat * now + danger
+        return (1.0 - threat) * ahead + threat * self.now(k, kept, model) + danger
+
+    def now(self, k: Knowledge, kept: int, model: OpponentModel) -> float:
+        """The value of keeping ``kept`` were the hand to end now: the deadwood it keeps."""
+        return deadwood_mask(kept)
 
     def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
         """The position's mixing weight."""
@@ -485,25 +452,11 @@ class ThreatLayoffs(Threat):
 
     level = "v-threatl"
 
-    def discard_value(
-        self,
-        k: Knowledge,
-        card: int,
-        draws: Sequence[tuple[int, float]],
-        model: OpponentModel,
-        gin: float,
-    ) -> float:
-        threat = self.knock_threat(k, model)
-        if not threat:
-            return MasterPlayer.discard_value(self, k, card, draws, model, gin)
-        kept = k.hand & ~(1 << card)
-        ahead = self.two_draws_ahead(k, kept, draws, gin)
+    def now(self, k: Knowledge, kept: int, model: OpponentModel) -> float:
         hands = self.position_hands(k, model, "threat", OPPOSING_HANDS)
         sc = self.scoring(k)
         losses = [score_knock(o, kept, sc) for o in hands if deadwood_mask(o) <= k.knock_limit]
-        now = sum(losses) / len(losses)
-        danger = self.danger_weight * self.danger(k, card, model)
-        return (1.0 - threat) * ahead + threat * now + danger
+        return sum(losses) / len(losses)
 
 
 class Lead(MasterPlayer):
@@ -546,7 +499,8 @@ def variant(name: str, weights: Sequence[float]) -> str:
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
     elif name in ("chase-cont", "chase-min", "chase-stop"):
-        TEST_LEVELS[level] = type(name, (Chase,), {"level": level, "mode": name[6:]})
+        attrs = {"level": level, "past_knock": name[6:]}
+        TEST_LEVELS[level] = type(name, (Hazard,), attrs)
     elif prefix is not None:
         base, attr, kind = PREFIXED[prefix]
         attrs = {"level": level, attr: kind(name[len(prefix) :])}
