@@ -96,6 +96,25 @@ undercuts counted) instead of the deadwood it keeps.
     python bench/master_variants.py master-2026-11 threat-0.5 guard-1 threatl-0.5 --games 300 \
         --seed gs-13
 
+**Three draws deep** (``deep-N``, ``deeppile-N``; 2026-12-06). The discard search looks ``N``
+of this seat's draws deep instead of two (:func:`expected_after_draws`: after each draw a
+hand that can knock stops there, bonused, any other plays the better of its two
+least-deadwood discards by the expectation of the draws left); ``deeppile-N`` searches the
+pile-or-stock choice as deep. A variant of this module takes other attributes of master
+after a colon: ``deep-3:gin_bonus=20``.
+
+    python bench/master_variants.py master-2026-11 deep-3 --deals 2000 --seed dp-1
+
+**The last chance to knock** (``last-sim``, ``last-never``, ``lastsims-S``; 2026-12-06). With
+two cards left in the stock a discard that does not end the hand makes it void, and every
+level from ``hard`` up knocked there whenever it could. ``last-sim`` knocks there only if
+the knock's simulated deals value it at least as a void hand (master since 2026-12-06,
+:attr:`MasterPlayer.last_chance_search`), ``last-never`` never knocks there;
+``lastsims-S`` also weighs the knock by its simulations alone (no learned correction) with
+at most ``S`` cards in the stock.
+
+    python bench/master_variants.py master-2026-11 last-sim last-never --deals 2000 --seed lc-1
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -115,7 +134,7 @@ from ginrummy.ai.evaluate import (
     expected_after_draw,
     least_deadwood_discards,
 )
-from ginrummy.ai.knowledge import Knowledge
+from ginrummy.ai.knowledge import Knowledge, meld_outs
 from ginrummy.ai.master import (
     OPPOSING_HANDS,
     MasterPlayer,
@@ -124,7 +143,8 @@ from ginrummy.ai.master import (
     win_table,
 )
 from ginrummy.ai.sim import greedy_discard, score_knock
-from ginrummy.ai.strong import KnockEstimate
+from ginrummy.ai.strong import KnockEstimate, NormalPlayer
+from ginrummy.cards import POINTS
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 from knock_playouts import attributes_variant
@@ -472,7 +492,161 @@ class Lead(MasterPlayer):
         return super().knock_margin(k) + self.swing * lead
 
 
+def expected_after_draws(
+    kept: int,
+    draws: Sequence[tuple[int, float]],
+    depth: int,
+    limit: int,
+    knock_bonus: float,
+    gin_bonus: float,
+    memo: dict[tuple[int, int], float],
+    replies: int = 2,
+) -> float:
+    """:func:`expected_after_two_draws` ``depth`` draws deep: after each draw a hand that can
+    knock stops there (bonused), any other discards the best, by the expectation ``depth - 1``
+    draws on, of its ``replies`` cards leaving least deadwood. A draw's weights are ``draws``
+    without the cards in the hand, scaled to add up to one (a card drawn and thrown may be
+    drawn again: a small error that lets hands reached by different paths share ``memo``,
+    keyed by the hand and the draws to go)."""
+    key = (kept, depth)
+    if key in memo:
+        return memo[key]
+    left = [(c, w) for c, w in draws if w > 0.0 and not kept >> c & 1]
+    total = sum(w for _, w in left)
+    if total <= 0.0:
+        value = float(deadwood_mask(kept))
+    elif depth == 1:
+        value = expected_after_draw(
+            kept, [(c, w / total) for c, w in left], limit, knock_bonus, gin_bonus
+        )
+    else:
+        value = 0.0
+        # a drawn card that joins no meld with ``kept`` (most of them) leaves the melds as
+        # they are: thrown, ``kept``'s deadwood; kept, its points on top of each other discard
+        outs = meld_outs(kept)
+        plain = deadwood_mask(kept)
+        without = deadwood_after_discards_mask(kept)
+        for card, weight in left:
+            hand = kept | 1 << card
+            if outs >> card & 1:
+                after = deadwood_after_discards_mask(hand)
+            else:
+                points = POINTS[card % 13]
+                after = {c: v + points for c, v in without.items()}
+                after[card] = plain
+            best = least_deadwood_discards(after, replies)
+            least = after[best[0]]
+            if least <= limit:
+                value += weight * bonused(least, limit, knock_bonus, gin_bonus)
+                continue
+            value += weight * min(
+                expected_after_draws(
+                    hand & ~(1 << r), draws, depth - 1, limit, knock_bonus, gin_bonus, memo, replies
+                )
+                for r in best
+            )
+        value /= total
+    memo[key] = value
+    return value
+
+
+class Deep(MasterPlayer):
+    """Master whose discard search looks :attr:`depth` of its own draws deep
+    (:func:`expected_after_draws`; ``deep-3``), its draws as master's (two deep), or as deep
+    as its discards with :attr:`deep_pile` (``deeppile-3``)."""
+
+    level = "v-deep"
+    depth = 3
+    deep_pile = False
+    _memo: tuple[tuple[int, int], dict[tuple[int, int], float]] | None = None
+
+    def ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float, depth: int
+    ) -> float:
+        """:func:`expected_after_draws` ``depth`` deep, memoised over one position."""
+        key = (k.turn, k.hand)
+        if self._memo is None or self._memo[0] != key:
+            self._memo = (key, {})
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        return expected_after_draws(kept, draws, depth, limit, knock, gin, self._memo[1])
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        ahead = self.ahead(k, k.hand & ~(1 << card), draws, gin, self.depth)
+        return ahead + self.danger_weight * self.danger(k, card, model)
+
+    def two_draws_ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        if not self.deep_pile:
+            return super().two_draws_ahead(k, kept, draws, gin)
+        return self.ahead(k, kept, draws, gin, self.depth)
+
+    def pile_two_draws_ahead(
+        self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        if not self.deep_pile:
+            return super().pile_two_draws_ahead(k, draws, gin)
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        with_top = k.hand | 1 << k.top
+        after = deadwood_after_discards_mask(with_top)
+        after.pop(k.top)
+        best = least_deadwood_discards(after, 2)
+        least = after[best[0]]
+        if least <= limit:
+            return bonused(least, limit, knock, gin)
+        return min(self.ahead(k, with_top & ~(1 << c), draws, gin, self.depth - 1) for c in best)
+
+
+class DeepPile(Deep):
+    """:class:`Deep` whose draws look as deep as its discards."""
+
+    deep_pile = True
+
+
+class LastChance(MasterPlayer):
+    """Master at its last chance to knock (the stock down to two cards: a discard that does
+    not end the hand makes it void). Master (and every level from ``hard`` up) knocks there
+    whenever it can; ``last-sim`` knocks only if the knock's simulated deals value it above
+    a void hand (by :attr:`margin` or more), ``last-never`` never knocks there (gin still
+    ends the hand)."""
+
+    level = "v-last"
+    mode = "sim"
+    margin = 0.0
+    late_stock = 2
+    """Up to this many cards in the stock (more than two), the knock is weighed by its
+    simulations alone, the learned correction left out (``lastsims-S``): so near the end
+    the playouts that value playing on are short, nearly exact."""
+
+    def knock_choice(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> str | None:
+        ending = NormalPlayer.knock_choice(self, k, options, model)
+        if ending is None or ending.startswith("gin") or model is None:
+            return ending
+        if 2 < k.stock_size <= self.late_stock:
+            estimate = self.knock_estimate(k, options, model)
+            return estimate.ending if estimate.knock_value >= estimate.on_value else None
+        if k.stock_size > 2:
+            return super().knock_choice(k, options, model)
+        if self.mode == "never":
+            return None
+        estimate = self.knock_estimate(k, options, model)
+        void = self.utility(k, 0)
+        return estimate.ending if estimate.knock_value >= void + self.margin else None
+
+
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
+    "deep-": (Deep, "depth", int),
+    "lastsims-": (LastChance, "late_stock", int),
+    "deeppile-": (DeepPile, "depth", int),
     "closing-": (Closing, "share", float),
     "endzone-": (EndZone, "need", int),
     "threat-": (Threat, "weight", float),
@@ -492,12 +666,22 @@ def variant(name: str, weights: Sequence[float]) -> str:
     """A variant of this module registered as a test level, master with other attributes
     (``ATTR=VALUE[,ATTR=VALUE...]``, :func:`knock_playouts.attributes_variant`), or
     ``knocker_signals``'s."""
+    if ":" in name:  # a variant of this module with other attributes: ``deep-3:gin_bonus=45``
+        base, _, attributes = name.partition(":")
+        parent = TEST_LEVELS[variant(base, weights)]
+        named = TEST_LEVELS[attributes_variant(attributes)]
+        level = f"v-{name}"
+        extra = {k: v for k, v in vars(named).items() if hasattr(MasterPlayer, k)}
+        TEST_LEVELS[level] = type(name, (parent,), {**extra, "level": level})
+        return level
     if "=" in name:
         return attributes_variant(name)
     level = f"v-{name}"
     prefix = next((p for p in PREFIXED if name.startswith(p)), None)
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name in ("last-sim", "last-never"):
+        TEST_LEVELS[level] = type(name, (LastChance,), {"level": level, "mode": name[5:]})
     elif name in ("chase-cont", "chase-min", "chase-stop"):
         attrs = {"level": level, "past_knock": name[6:]}
         TEST_LEVELS[level] = type(name, (Hazard,), attrs)

@@ -510,3 +510,67 @@ def test_master_knocks_with_the_card_that_leaves_least_to_lay_off() -> None:
     card = sampled.knock_discard(k, options, model)
     assert card == MasterPlayer("t").knock_discard(k, options, model)
     assert f"knock {ginrummy.Card(card)}" in view.legal_actions
+
+
+def last_chance(opponent: str, last_two: str) -> ginrummy.HandState:
+    """Seat 1 (master) holds 4h 5h 6h, 9c 9d 9s, 7d 7c 7s and 8h; both seats draw the stock
+    and throw the card they drew until seat 1 draws Kd, leaving two cards in the stock
+    (``last_two``): its last chance to knock (8 deadwood). Every card but the opponent's ten
+    and ``last_two`` is then in the discard pile, so the opposing hand is ten of twelve."""
+    mine = parse_cards("4h 5h 6h 9c 9d 9s 7d 7c 7s 8h")
+    hidden = parse_cards(opponent) + parse_cards(last_two)
+    rest = [c for c in shuffled_deck("last-chance") if c not in mine and c not in hidden]
+    rest.remove(parse_cards("Kd")[0])
+    upcard, drawn = rest[0], [*rest[1:], parse_cards("Kd")[0]]
+    assert len(drawn) == 29
+    state = ginrummy.new_hand(
+        ginrummy.Rules.preset("classic"),
+        0,
+        hands=(opponent, "4h 5h 6h 9c 9d 9s 7d 7c 7s 8h"),
+        upcard=int(upcard),
+        stock=[int(c) for c in drawn] + [int(c) for c in parse_cards(last_two)],
+    )
+    state = state.apply("pass").apply("pass")
+    for i, card in enumerate(drawn):
+        state = state.apply("stock")
+        if i < len(drawn) - 1:
+            state = state.apply(f"discard {ginrummy.Card(card)}")
+    assert state.to_act == 1 and state.view(1).stock_size == 2
+    return state
+
+
+def test_master_knocks_at_its_last_chance_only_if_the_knock_beats_a_void_hand() -> None:
+    """With two cards left in the stock a discard that does not end the hand makes it void
+    (0 points). Against an opponent holding ten of the aces, twos and threes (0 to 3
+    deadwood however the ten fall, so a knock with 8 is always undercut: at least 8 - 3 + 25
+    = 30 points lost; 33 against the ten it holds) master plays on and the hand is void;
+    against ten of twelve high cards with no meld in any ten (78 to 92 deadwood) it knocks
+    and wins. ``master-2026-11`` (and master with the search off) knocks in both, as every
+    level from hard up did before."""
+    from itertools import combinations
+
+    from ginrummy.ai.master import MasterPlayer
+    from ginrummy.melds import deadwood_mask
+
+    def deadwoods(twelve: str) -> set[int]:
+        return {deadwood_mask(mask_of(ten)) for ten in combinations(parse_cards(twelve), 10)}
+
+    assert max(deadwoods("As 2s 3s Ah 2h 3h Ad 2d 3d Ac 2c 3c")) == 3
+    assert min(deadwoods("Ks Kh Qd Qc Js Jh Td Tc 3s 3d 6d 6c")) == 78
+    low = last_chance("As 2s 3s Ah 2h 3h Ad 2d 3d Ac", "2c 3c")
+    high = last_chance("Ks Kh Qd Qc Js Jh Td Tc 3s 3d", "6d 6c")
+    undercut = low.apply("knock Kd").result
+    assert undercut is not None and undercut.winner == 0 and undercut.points == 25 + 8
+    won = high.apply("knock Kd").result
+    assert won is not None and won.winner == 1
+
+    master, before = MasterPlayer("t"), MasterPlayer("t")
+    before.last_chance_search = False
+    action = master.choose(low.view(1))
+    assert action.startswith("discard")
+    void = low.apply(action, 1).result
+    assert void is not None and void.winner is None and void.points == 0
+    assert master.choose(high.view(1)).startswith("knock")
+    for state in (low, high):
+        assert before.choose(state.view(1)).startswith("knock")
+        assert player("master-2026-11", "t").choose(state.view(1)).startswith("knock")

@@ -71,6 +71,7 @@ class Master202611(MasterPlayer):
     """``master`` as of November 2026 (see the module's notes)."""
 
     level = "master-2026-11"
+    last_chance_search = False  # knocks at its last chance whenever it can, as before
     score_weight = 1.0  # valuing hands by the chance of winning from the real score
     pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
@@ -89,6 +90,7 @@ class MasterKnockKA(MasterPlayer):
     successor is measured against."""
 
     level = "master-knock-kA"
+    last_chance_search = False  # knocks at its last chance whenever it can, as before
     score_weight = 1.0  # valuing hands by the chance of winning from the real score
     pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)

@@ -86,6 +86,7 @@ class SearchedDrawMaster(MasterPlayer):
     draws the data measure."""
 
     level = "master-searched-draw"
+    last_chance_search = False  # knocks at its last chance whenever it can, as before
     pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0

@@ -58,6 +58,7 @@ class SimulatedKnockMaster(MasterPlayer):
     the shipped data were made)."""
 
     level = "master-simulated-knock"
+    last_chance_search = False  # knocks at its last chance whenever it can, as before
     pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     # master's two-draw discard search as it was before 2026-12-05 (no gin bonus)
     discard_knock_bonus = 10.0
@@ -73,6 +74,7 @@ class SimulatedKnockGinMaster(MasterPlayer):
     those discards (docs/ai.md)."""
 
     level = "master-simulated-knock-gin"
+    last_chance_search = False  # knocks at its last chance whenever it can, as before
     pile_depth = 1  # its draws as they were before 2026-12-05, evening (one draw deep)
     discard_knock_bonus = 5.0
     gin_bonus = 25.0
