@@ -612,14 +612,14 @@ class DeepPile(Deep):
 
 class LastChance(MasterPlayer):
     """Master at its last chance to knock (the stock down to two cards: a discard that does
-    not end the hand makes it void). Master (and every level from ``hard`` up) knocks there
-    whenever it can; ``last-sim`` knocks only if the knock's simulated deals value it above
-    a void hand (by :attr:`margin` or more), ``last-never`` never knocks there (gin still
+    not end the hand makes it void). Before 2026-12-06 master knocked there whenever it
+    could (as ``hard`` and ``expert`` still do); ``last-sim`` knocks only if the knock's
+    simulated deals value it at least as a void hand (master's rule since,
+    :attr:`MasterPlayer.last_chance_search`), ``last-never`` never knocks there (gin still
     ends the hand)."""
 
     level = "v-last"
     mode = "sim"
-    margin = 0.0
     late_stock = 2
     """Up to this many cards in the stock (more than two), the knock is weighed by its
     simulations alone, the learned correction left out (``lastsims-S``): so near the end
@@ -639,8 +639,7 @@ class LastChance(MasterPlayer):
         if self.mode == "never":
             return None
         estimate = self.knock_estimate(k, options, model)
-        void = self.utility(k, 0)
-        return estimate.ending if estimate.knock_value >= void + self.margin else None
+        return estimate.ending if estimate.knock_value >= self.utility(k, 0) else None
 
 
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
@@ -671,7 +670,7 @@ def variant(name: str, weights: Sequence[float]) -> str:
         parent = TEST_LEVELS[variant(base, weights)]
         named = TEST_LEVELS[attributes_variant(attributes)]
         level = f"v-{name}"
-        extra = {k: v for k, v in vars(named).items() if hasattr(MasterPlayer, k)}
+        extra = {k: v for k, v in vars(named).items() if not k.startswith("_") and k != "level"}
         TEST_LEVELS[level] = type(name, (parent,), {**extra, "level": level})
         return level
     if "=" in name:
