@@ -634,12 +634,9 @@ class LastChance(MasterPlayer):
         if 2 < k.stock_size <= self.late_stock:
             estimate = self.knock_estimate(k, options, model)
             return estimate.ending if estimate.knock_value >= estimate.on_value else None
-        if k.stock_size > 2:
-            return super().knock_choice(k, options, model)
-        if self.mode == "never":
+        if k.stock_size <= 2 and self.mode == "never":
             return None
-        estimate = self.knock_estimate(k, options, model)
-        return estimate.ending if estimate.knock_value >= self.utility(k, 0) else None
+        return super().knock_choice(k, options, model)  # ``last-sim``: master's own rule
 
 
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
