@@ -115,6 +115,23 @@ at most ``S`` cards in the stock.
 
     python bench/master_variants.py master-2026-11 last-sim last-never --deals 2000 --seed lc-1
 
+**Knocking early, and what taking the opponent's style costs** (2026-12-06, evening).
+``early-D`` knocks at every chance while the hand has had at most ``D`` draws (both seats'),
+as ``master-2026-11`` does more often. The rest change only how master reads the game's
+finished hands (:meth:`MasterPlayer.opponent_kind`), so they play single deals as master:
+``kind-player`` is told from the first hand that the opponent plays on (a measurement, not a
+player: what the adaptation would be worth if it knew), ``kind-noknocker`` never takes it for
+a knocker. ``lrp-T`` takes it for a knocker by the odds of ``bench/knocker_trigger.py``'s
+``lr-T`` (a knocker against a player knocking at ``master-2026-11``'s rates by turn), for a
+player as master does (once it has played on at a chance); ``lrp1-T`` takes it for a player
+from the game's second hand on unless the odds show a knocker; ``lrpm-T`` keeps it unknown
+there but weighs the knock by master's own learned knock alone, without the hedge
+(:attr:`MasterPlayer.knocker_prior`), and ``lrpm-0`` does so with master's own trigger.
+
+    python bench/master_variants.py master-2026-11 kind-player kind-noknocker --games 300 \
+        --seed gs-15
+    python bench/master_variants.py baseline lrp1-8 lrp1-4 --games 300 --seed gs-3
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -128,6 +145,7 @@ from collections.abc import Sequence
 
 import knocker_signals  # sibling scripts: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
+from ginrummy.ai.base import end_action
 from ginrummy.ai.evaluate import (
     OpponentModel,
     bonused,
@@ -138,7 +156,9 @@ from ginrummy.ai.knowledge import Knowledge, meld_outs
 from ginrummy.ai.master import (
     OPPOSING_HANDS,
     MasterPlayer,
+    feature_count,
     game_utility,
+    predicted_edge,
     table_utility,
     win_table,
 )
@@ -148,6 +168,7 @@ from ginrummy.cards import POINTS
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 from knock_playouts import attributes_variant
+from knocker_trigger import CONSIDERED, chances_of
 
 
 class TwoStep(MasterPlayer):
@@ -639,8 +660,80 @@ class LastChance(MasterPlayer):
         return super().knock_choice(k, options, model)  # ``last-sim``: master's own rule
 
 
+class EarlyKnock(MasterPlayer):
+    """Master knocking at every chance while the hand has had at most :attr:`draws` draws
+    (``early-D``); gin still goes gin, and later chances are master's own."""
+
+    level = "v-early"
+    draws = 4
+
+    def knock_choice(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> str | None:
+        ending = NormalPlayer.knock_choice(self, k, options, model)
+        if ending is None or ending.startswith("gin") or model is None:
+            return ending
+        if k.turn <= self.draws:
+            card = self.knock_discard(k, options, model)
+            return end_action(card, options[card], knock=True, limit=k.knock_limit)
+        return super().knock_choice(k, options, model)
+
+
+class KindFixed(MasterPlayer):
+    """Master told the opponent's style (``kind-player``: a ``player`` from the first hand),
+    or never taking it for a knocker (``kind-noknocker``): what reading the style costs."""
+
+    level = "v-kind"
+    kind = "player"
+
+    def opponent_kind(self, k: Knowledge) -> str | None:
+        if self.kind == "noknocker":
+            found = super().opponent_kind(k)
+            return None if found == "knocker" else found
+        return self.kind
+
+
+class KnockerOdds(MasterPlayer):
+    """Master taking the opponent for a knocker once the odds of one (knocking at 98 % of
+    its chances) against a player knocking at ``master-2026-11``'s rates by turn reach
+    :attr:`odds` (gins left out; ``bench/knocker_trigger.py``'s ``lr-T``), else for a player
+    as master does (``lrp-T``), or from the second hand on (``lrp1-T``); ``lrpm-T`` leaves it
+    unknown there but without the hedge (0 for :attr:`odds`: master's own trigger)."""
+
+    level = "v-odds"
+    odds = 8.0
+    after_first = False
+    unhedged = False
+
+    def opponent_kind(self, k: Knowledge) -> str | None:
+        past = k.view.past_hands
+        if not past:
+            return None
+        if not self.odds:
+            return super().opponent_kind(k)
+        rows = chances_of(past, 1 - k.view.seat, k.view.rules)
+        odds = 1.0
+        for turn, deadwood, knocked in rows:
+            if deadwood:
+                q = CONSIDERED.get(turn, 0.15)
+                odds *= 0.98 / q if knocked else 0.02 / (1 - q)
+        if odds >= self.odds:
+            return "knocker"
+        if self.after_first or sum(not c.ended for c in rows) >= self.player_passes:
+            return "player"
+        return None
+
+    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
+        if self.unhedged and k.view.past_hands and self.opponent_kind(k) is None:
+            name = self.knock_params
+            return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
+        return super().learned_edge(k, estimate0)
+
+
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "deep-": (Deep, "depth", int),
+    "early-": (EarlyKnock, "draws", int),
+    "lrp-": (KnockerOdds, "odds", float),
     "lastsims-": (LastChance, "late_stock", int),
     "deeppile-": (DeepPile, "depth", int),
     "closing-": (Closing, "share", float),
@@ -676,6 +769,12 @@ def variant(name: str, weights: Sequence[float]) -> str:
     prefix = next((p for p in PREFIXED if name.startswith(p)), None)
     if name in ("two-step", "two-step-search", "two-step-close"):
         TEST_LEVELS[level] = type(name, (TwoStep,), {"level": level, "mode": name})
+    elif name in ("kind-player", "kind-noknocker"):
+        TEST_LEVELS[level] = type(name, (KindFixed,), {"level": level, "kind": name[5:]})
+    elif name.startswith(("lrpm-", "lrp1-")):
+        how = "unhedged" if name.startswith("lrpm-") else "after_first"
+        attrs = {"level": level, "odds": float(name[5:]), how: True}
+        TEST_LEVELS[level] = type(name, (KnockerOdds,), attrs)
     elif name in ("last-sim", "last-never"):
         TEST_LEVELS[level] = type(name, (LastChance,), {"level": level, "mode": name[5:]})
     elif name in ("chase-cont", "chase-min", "chase-stop"):
