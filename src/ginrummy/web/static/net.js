@@ -7,7 +7,7 @@ import { cardText } from "./cards.js";
 import * as sound from "./sound.js";
 import { $, S, setStatus, store } from "./state.js";
 import { renderPresence } from "./scores.js";
-import { render } from "./table.js";
+import { render, showWatching } from "./table.js";
 import { receiveView, rollBack, showOwnMove } from "./views.js";
 
 const PING_AFTER = 1000; // ms of silence before a ping
@@ -159,6 +159,7 @@ function onMessage(msg) {
     } else {
       receiveView(msg.view);
     }
+    if (document.body.dataset.page === "table") showWatching(S.view);
   } else if (msg.type === "view") {
     receiveView(msg.view);
   } else if (msg.type === "sync") {

@@ -79,6 +79,20 @@ function handGroups(view) {
 }
 
 /**
+ * A spectator's marks (the label; no actions, no keys), or a player's link to share once the
+ * other seat is taken. Drawn with the table, and as soon as the server says who this is: a
+ * spectator may arrive while a hand's end is shown, before any hand is drawn.
+ */
+export function showWatching(v) {
+  const watching = S.seat === null;
+  document.body.classList.toggle("watching", watching);
+  $("#watch-label").hidden = !watching;
+  $("#actions").hidden = watching;
+  $("#keys").hidden = watching;
+  $("#watch-share").hidden = watching || !v?.names?.[1 - (S.seat ?? 0)];
+}
+
+/**
  * Draw the position on screen (S.shown, or else S.view). `event`: the action this drawing
  * shows, whose cards move (a stock card flies face down from the stock, a pile card from the
  * pile, a discard to the pile); `deal`: the hand is being dealt (a shuffle, then the cards
@@ -86,7 +100,9 @@ function handGroups(view) {
  */
 export function render({ event = null, deal = false } = {}) {
   const v = S.shown || S.view;
-  if (!v || !v.hand || document.body.dataset.page !== "table") return 0;
+  if (!v || document.body.dataset.page !== "table") return 0;
+  showWatching(v);
+  if (!v.hand) return 0;
   const hadFocus = $("#hand").contains(document.activeElement);
   const focusIndex = [...$("#hand").querySelectorAll(".card")].indexOf(document.activeElement);
   const before = snapshot();
@@ -102,17 +118,12 @@ export function render({ event = null, deal = false } = {}) {
   $("#my-name").textContent = S.seat === null ? seatName(v, me) : "You";
 
   // opponent: face down, with the cards known from the pile shown
+  const watching = S.seat === null;
   const oppHand = $("#opp-hand");
   faceDown(oppHand, h, opp, "opp");
   fitHand(oppHand);
   const known = h.known_cards[opp] || [];
   oppHand.setAttribute("aria-label", `${S.seat === null ? `${seatName(v, opp)}'s` : "Opponent's"} hand: ${h.hand_sizes[opp]} cards${known.length ? `, known: ${known.map(cardName).join(", ")}` : ""}`);
-  const watching = S.seat === null;
-  document.body.classList.toggle("watching", watching);
-  $("#watch-label").hidden = !watching;
-  $("#actions").hidden = watching;
-  $("#keys").hidden = watching;
-  $("#watch-share").hidden = watching || !v.names[opp];
 
   // stock and pile
   const stock = $("#stock");
