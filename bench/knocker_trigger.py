@@ -50,6 +50,17 @@ def chances_of(past: Sequence[Any], seat: int, rules: Rules) -> list[Chance]:
     return [chance for hand in past for chance in chances_in(hand, seat, rules)]
 
 
+def knocker_odds(chances: Sequence[Chance]) -> float:
+    """The odds of a knocker (ending 98 % of its chances) against a considered player
+    (ending a share :data:`CONSIDERED` by turn) over ``chances``, gins left out."""
+    odds = 1.0
+    for turn, deadwood, knocked in chances:
+        if deadwood:
+            q = CONSIDERED.get(turn, 0.15)
+            odds *= 0.98 / q if knocked else 0.02 / (1 - q)
+    return odds
+
+
 class Trigger(MasterPlayer):
     """Master with another knocker trigger (:attr:`mode`: ``nogin`` or ``lr``)."""
 
@@ -65,11 +76,7 @@ class Trigger(MasterPlayer):
         if self.mode == "nogin":
             n, ended = len(rows), sum(c.ended for c in rows)
             return "knocker" if n >= 2 and (ended + 1) / (n + 2) >= 0.75 else None
-        odds = 1.0
-        for turn, _, knocked in rows:
-            q = CONSIDERED.get(turn, 0.15)
-            odds *= 0.98 / q if knocked else 0.02 / (1 - q)
-        return "knocker" if odds >= self.threshold else None
+        return "knocker" if knocker_odds(rows) >= self.threshold else None
 
 
 def variant(name: str, weights: Sequence[float]) -> str:

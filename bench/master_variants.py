@@ -168,7 +168,7 @@ from ginrummy.cards import POINTS
 from ginrummy.melds import deadwood_after_discards_mask, deadwood_mask
 from ginrummy.views import PlayerView
 from knock_playouts import attributes_variant
-from knocker_trigger import CONSIDERED, chances_of
+from knocker_trigger import chances_of, knocker_odds
 
 
 class TwoStep(MasterPlayer):
@@ -631,7 +631,25 @@ class DeepPile(Deep):
     deep_pile = True
 
 
-class LastChance(MasterPlayer):
+class KnockWeighed(MasterPlayer):
+    """Master with its own way to weigh a knock (:meth:`weigh_knock`): nothing to decide
+    without a knock, and gin always goes gin."""
+
+    def knock_choice(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    ) -> str | None:
+        ending = NormalPlayer.knock_choice(self, k, options, model)
+        if ending is None or ending.startswith("gin") or model is None:
+            return ending
+        return self.weigh_knock(k, options, model)
+
+    def weigh_knock(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
+    ) -> str | None:
+        return super().knock_choice(k, options, model)
+
+
+class LastChance(KnockWeighed):
     """Master at its last chance to knock (the stock down to two cards: a discard that does
     not end the hand makes it void). Before 2026-12-06 master knocked there whenever it
     could (as ``hard`` and ``expert`` still do); ``last-sim`` knocks only if the knock's
@@ -646,37 +664,31 @@ class LastChance(MasterPlayer):
     simulations alone, the learned correction left out (``lastsims-S``): so near the end
     the playouts that value playing on are short, nearly exact."""
 
-    def knock_choice(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    def weigh_knock(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
     ) -> str | None:
-        ending = NormalPlayer.knock_choice(self, k, options, model)
-        if ending is None or ending.startswith("gin") or model is None:
-            return ending
         if 2 < k.stock_size <= self.late_stock:
             estimate = self.knock_estimate(k, options, model)
             return estimate.ending if estimate.knock_value >= estimate.on_value else None
         if k.stock_size <= 2 and self.mode == "never":
             return None
-        return super().knock_choice(k, options, model)  # ``last-sim``: master's own rule
+        return super().weigh_knock(k, options, model)  # ``last-sim``: master's own rule
 
 
-class EarlyKnock(MasterPlayer):
+class EarlyKnock(KnockWeighed):
     """Master knocking at every chance while the hand has had at most :attr:`draws` draws
     (``early-D``); gin still goes gin, and later chances are master's own."""
 
     level = "v-early"
     draws = 4
 
-    def knock_choice(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
+    def weigh_knock(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
     ) -> str | None:
-        ending = NormalPlayer.knock_choice(self, k, options, model)
-        if ending is None or ending.startswith("gin") or model is None:
-            return ending
         if k.turn <= self.draws:
             card = self.knock_discard(k, options, model)
             return end_action(card, options[card], knock=True, limit=k.knock_limit)
-        return super().knock_choice(k, options, model)
+        return super().weigh_knock(k, options, model)
 
 
 class KindFixed(MasterPlayer):
@@ -712,12 +724,7 @@ class KnockerOdds(MasterPlayer):
         if not self.odds:
             return super().opponent_kind(k)
         rows = chances_of(past, 1 - k.view.seat, k.view.rules)
-        odds = 1.0
-        for turn, deadwood, knocked in rows:
-            if deadwood:
-                q = CONSIDERED.get(turn, 0.15)
-                odds *= 0.98 / q if knocked else 0.02 / (1 - q)
-        if odds >= self.odds:
+        if knocker_odds(rows) >= self.odds:
             return "knocker"
         if self.after_first or sum(not c.ended for c in rows) >= self.player_passes:
             return "player"
