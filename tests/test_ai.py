@@ -574,3 +574,28 @@ def test_master_knocks_at_its_last_chance_only_if_the_knock_beats_a_void_hand() 
     for state in (low, high):
         assert before.choose(state.view(1)).startswith("knock")
         assert player("master-2026-11", "t").choose(state.view(1)).startswith("knock")
+
+
+def test_the_hint_at_the_last_chance_knocks_only_if_the_knock_beats_a_void_hand() -> None:
+    """The positions above: against ten of the aces, twos and threes a knock with 8 is always
+    undercut (every ten melds down to 3 or less), so the hint plays on (the hand is then void)
+    and says why, with the undercut risk of a knock (100 %: every plausible opposing hand is
+    ten of those twelve); against ten high cards with no meld it advises the knock, with no
+    undercut risk. The ``expert`` level itself still knocks in both (its strength table stands
+    as measured)."""
+    from ginrummy.ai import hint
+
+    low = last_chance("As 2s 3s Ah 2h 3h Ad 2d 3d Ac", "2c 3c")
+    high = last_chance("Ks Kh Qd Qc Js Jh Td Tc 3s 3d", "6d 6c")
+    advice = hint(low.view(1))
+    assert advice.action == "discard Kd"
+    assert advice.reason == (
+        "discard Kd: keeps 4h 5h 6h, 7s 7d 7c, 9s 9d 9c and lowers deadwood to 8; a knock now "
+        "would lose points on average (about 100 % undercut risk), and with two cards left in "
+        "the stock this discard makes the hand void: no points to either side"
+    )
+    assert hint(high.view(1)) == ginrummy.ai.Hint(
+        "knock Kd", "knock now with 8 deadwood: about 0 % undercut risk"
+    )
+    for state in (low, high):
+        assert player("expert", "t").choose(state.view(1)) == "knock Kd"

@@ -9,7 +9,7 @@ from ..actions import parse_action
 from ..cards import format_cards
 from ..melds import arrange_mask, deadwood_mask
 from ..views import PlayerView
-from .base import discard_options
+from .base import discard_options, least_deadwood_discard
 from .evaluate import OpponentModel, knock_value
 from .knowledge import Knowledge, joins_meld
 from .strong import ExpertPlayer
@@ -27,13 +27,25 @@ class Hint:
         return {"action": self.action, "reason": self.reason}
 
 
+class HintPlayer(ExpertPlayer):
+    """The adviser behind :func:`hint`: the ``expert``, except at the last chance to knock
+    (two cards left in the stock, where a discard that does not end the hand makes it void),
+    where it advises a knock only if the knock's simulated deals value it at least as a void
+    hand, as ``master`` plays (:attr:`HardPlayer.last_chance_search`): there the expert
+    itself knocks whenever it can, and is undercut more often than not. The ``expert`` level
+    keeps its own play so the strength table stays as measured."""
+
+    last_chance_search = True
+
+
 def _melds_text(mask: int) -> str:
     melds = arrange_mask(mask).melds
     return ", ".join(format_cards(m) for m in melds)
 
 
 def hint(view: PlayerView, seed: int | str = 0) -> Hint:
-    """What the ``expert`` level would play in ``view``, with a reason.
+    """What the ``expert`` level would play in ``view`` (at the last chance to knock, only a
+    knock worth more than a void hand: :class:`HintPlayer`), with a reason.
 
     >>> from ginrummy import Rules, new_hand
     >>> state = new_hand(Rules.preset("classic"), 0,
@@ -45,7 +57,7 @@ def hint(view: PlayerView, seed: int | str = 0) -> Hint:
     """
     if not view.legal_actions:
         raise ValueError("no hint: it is not this seat's turn")
-    action = ExpertPlayer(seed).choose(view)
+    action = HintPlayer(seed).choose(view)
     return Hint(action, _reason(view, action, seed))
 
 
@@ -87,6 +99,16 @@ def _reason(view: PlayerView, action: str, seed: int | str) -> str:
     melds = _melds_text(kept)
     keeps = f"keeps {melds} and " if melds else ""
     reason = f"discard {name}: {keeps}lowers deadwood to {dw}"
-    if min(discard_options(k).values()) <= k.knock_limit:
-        reason += "; you could knock, but playing on looks better (undercut risk, gin chances)"
+    if min(discard_options(k).values()) > k.knock_limit:
+        return reason
+    if k.stock_size <= 2:
+        knock_card, _ = least_deadwood_discard(discard_options(k))
+        model = OpponentModel(k)
+        _, undercut = knock_value(k, k.hand & ~(1 << knock_card), model, random.Random(seed), 200)
+        return reason + (
+            f"; a knock now would lose points on average (about {round(100 * undercut)} % "
+            "undercut risk), and with two cards left in the stock this discard makes the "
+            "hand void: no points to either side"
+        )
+    reason += "; you could knock, but playing on looks better (undercut risk, gin chances)"
     return reason

@@ -30,7 +30,7 @@ from .evaluate import (
 from .knowledge import Knowledge
 from .signals import knock_signals
 from .sim import Scoring, playout, score_knock
-from .strong import ExpertPlayer, KnockEstimate, NormalPlayer
+from .strong import ExpertPlayer, KnockEstimate
 
 # Points the winner of a hand scores, as a coarse distribution (knocks are mostly 5-30, gins
 # and undercuts 25-60); used only to turn a score into a chance of winning the game.
@@ -321,13 +321,10 @@ class MasterPlayer(ExpertPlayer):
     too few knocks to take it for a knocker) before it is taken for a ``player``."""
 
     last_chance_search = True
-    """At its last chance to knock (a stock draw has left two cards: a discard that does not
-    end the hand makes it void, worth nothing to either side), whether master knocks only
-    when the knock's simulated deals value it at least as a void hand
-    (:meth:`knock_choice`). Off: it knocks there whenever it can, as every level from
-    ``hard`` up did before 2026-12-06 (and ``master-2026-11`` and the players behind the
-    shipped data still do): against ``master-2026-11`` such knocks were undercut at nearly
-    nine in ten (docs/ai.md, "The last chance to knock")."""
+    """On in master (:meth:`HardPlayer.knock_choice`); off, as before 2026-12-06, in
+    ``master-2026-11`` and the players behind the shipped data: against ``master-2026-11``
+    knocks at the last chance were undercut at nearly nine in ten (docs/ai.md, "The last
+    chance to knock")."""
 
     score_weight = 0.0
     """How much of a hand's value is the chance of winning the game from the real score
@@ -339,21 +336,6 @@ class MasterPlayer(ExpertPlayer):
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
-
-    def knock_choice(
-        self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
-    ) -> str | None:
-        """As the expert (gin at once; a knock weighed against playing on by simulation),
-        except at the last chance to knock (the stock down to two cards), where playing on
-        makes the hand void: with :attr:`last_chance_search`, knock only if the knock's
-        simulated deals (undercuts counted) value it at least as a void hand."""
-        if not self.last_chance_search or k.stock_size > 2 or model is None:
-            return super().knock_choice(k, options, model)
-        ending = NormalPlayer.knock_choice(self, k, options, model)
-        if ending is None or ending.startswith("gin"):
-            return ending
-        estimate = self.knock_estimate(k, options, model)
-        return estimate.ending if estimate.knock_value >= self.utility(k, 0) else None
 
     def knock_estimate(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel

@@ -163,6 +163,13 @@ class HardPlayer(NormalPlayer):
     ``exp(-beta * deadwood)``, ``beta`` growing by this much per opponent draw (calibrated on
     self-play: it matches the mean deadwood of real opponent hands turn by turn)."""
     max_sharpness = 0.15
+    last_chance_search = False
+    """At its last chance to knock (a stock draw has left two cards: a discard that does not
+    end the hand makes it void, worth nothing to either side), whether to knock only when the
+    knock's simulated deals (lay-offs and undercuts counted) value it at least as a void
+    hand. Off (``hard`` and ``expert``): knock there whenever possible, which against a
+    player that has kept its deadwood low is undercut more often than not; on in ``master``
+    and in the hints (docs/ai.md, "The last chance to knock")."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return OpponentModel(k)
@@ -175,11 +182,18 @@ class HardPlayer(NormalPlayer):
     def knock_choice(
         self, k: Knowledge, options: dict[int, int], model: OpponentModel | None
     ) -> str | None:
-        """Gin at once; otherwise knock only if the simulations do not favour playing on."""
+        """Gin at once; otherwise knock only if the simulations do not favour playing on. At
+        the last chance (two cards left in the stock, where playing on makes the hand void):
+        knock whenever possible, or with :attr:`last_chance_search` only if the knock's
+        simulated value is at least a void hand's."""
         ending = super().knock_choice(k, options, model)
-        if ending is None or ending.startswith("gin") or model is None or k.stock_size <= 2:
+        if ending is None or ending.startswith("gin") or model is None:
+            return ending
+        if k.stock_size <= 2 and not self.last_chance_search:
             return ending
         estimate = self.knock_estimate(k, options, model)
+        if k.stock_size <= 2:
+            return estimate.ending if estimate.knock_value >= self.utility(k, 0) else None
         return estimate.ending if self.knocks(k, estimate) else None
 
     def knock_estimate(
