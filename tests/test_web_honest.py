@@ -416,3 +416,78 @@ def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
     assert not errors, errors
     ann_context.close()
     watcher_context.close()
+
+
+@pytest.fixture
+def api_server(tmp_path: Any) -> Iterator[Server]:
+    """A server whose test plays a whole game over HTTP: no rate limit in its way."""
+    with Server(str(tmp_path / "games.db"), extra_args=["--http-rate", "1000"]) as srv:
+        yield srv
+
+
+def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
+    browser: Browser, api_server: Server
+) -> None:
+    """A hand that has just ended is shown first to whoever opens the game after it, before
+    any hand is drawn (the next deal waits for the dialog): the watch marks must not wait for
+    a hand to be drawn (until 2026-12-06 they did). Ann deals the first hand (games are
+    started until the cut makes her the dealer: then the next hand is hers to begin, and it
+    stays unbegun), plays it by the API, the page away in the lobby, until it ends, then opens
+    the game again: the link to share is there behind the dialog. A spectator arriving by
+    that link gets the dialog too, with the watch label and nothing to press."""
+    server = api_server
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    ann = ann_context.new_page()
+    for _ in range(12):
+        start_ai_game(ann, server)
+        first = server_view(server, ann)
+        if first["hand"]["dealer"] == first["seat"]:
+            break
+    assert first["hand"]["dealer"] == first["seat"], "the cut never made Ann the dealer"
+    gid, token = game_id(ann), player_token(ann)
+    ann.goto(server.base + "/")  # the page is away: it sees nothing of the hand
+    ann.wait_for_selector("#lobby:not([hidden])")
+    for _ in range(400):
+        view = server_view_of(server, gid, token)
+        if view["results"]:
+            break
+        hand = view["hand"]
+        if hand["to_act"] == view["seat"] and hand["legal_actions"]:
+            r = httpx.post(
+                f"{server.base}/api/games/{gid}/actions",
+                json={"action": greedy_action(hand), "version": view["version"]},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            )
+            r.raise_for_status()
+        else:
+            time.sleep(0.05)
+    assert view["results"] and view["hand"]["history"] == []
+    ann.goto(f"{server.base}/game/{gid}")
+    ann.wait_for_selector("#hand-end:not([hidden])")
+    ann.wait_for_selector("#watch-share:not([hidden])", timeout=5000)
+    assert ann.is_hidden("#watch-label") and ann.is_visible("#hand-end")
+
+    watcher_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    watcher = watcher_context.new_page()
+    errors: list[str] = []
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(f"{server.base}/game/{gid}#watch")
+    watcher.wait_for_selector("#hand-end:not([hidden])")
+    watcher.wait_for_selector("#watch-label:not([hidden])", timeout=5000)
+    assert "Watching" in watcher.inner_text("#watch-label")
+    assert watcher.is_visible("#hand-end")
+    assert watcher.is_hidden("#actions") and watcher.is_hidden("#watch-share")
+    assert not errors, errors
+    ann_context.close()
+    watcher_context.close()
+
+
+def server_view_of(server: Server, gid: str, token: str) -> dict[str, Any]:
+    """The game's view for the player holding ``token`` (no page needed)."""
+    r = httpx.get(
+        f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
+    r.raise_for_status()
+    data: dict[str, Any] = r.json()
+    return data
