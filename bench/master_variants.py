@@ -132,6 +132,20 @@ there but weighs the knock by master's own learned knock alone, without the hedg
         --seed gs-15
     python bench/master_variants.py baseline lrp1-8 lrp1-4 --games 300 --seed gs-3
 
+**A soft reading** (2026-12-06, a seventh session). ``soft-P`` mixes the two learned knocks
+(against knockers, and its own, the self-play one once the opponent has played on at a
+chance) by the chance of a knocker, the prior ``P`` updated by the finished hands' odds of
+``lr-T`` (:func:`knocker_trigger.knocker_odds`), never taking it for one outright (its
+discards value gin as against a knocker from a chance of 0.75). ``sdetect`` starts each hand
+from the chance the opponent's public play in the hand gives instead of a fixed prior
+(``bench/knocker_signals.py``'s fit, ``--weights``; ``detect`` is that chance alone, until
+the finished hands show a style as master reads them).
+
+    python bench/knocker_signals.py collect --hands 600 --workers 2 signals600.json.gz
+    python bench/knocker_signals.py score signals600.json.gz --weights signals600-fit.json
+    python bench/master_variants.py master-2026-11 soft-0.4 sdetect detect \
+        --weights signals600-fit.json --games 300 --seed gs-15 --alone
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -737,10 +751,77 @@ class KnockerOdds(MasterPlayer):
         return super().learned_edge(k, estimate0)
 
 
+class SoftReading(MasterPlayer):
+    """Master mixing the knock learned against knockers into its own by the chance that the
+    opponent is one, the prior :attr:`prior` updated over the game's finished hands by the
+    odds of ``bench/knocker_trigger.py`` (a knocker ending 98 % of its chances against a
+    player ending them at ``master-2026-11``'s rates by turn; gins left out), instead of the
+    hedge until two knocks of two, then a knocker outright (``soft-P``). Its own knock is the
+    one learned on self-play once the opponent has played on at a chance (as master's
+    ``player``); discards value gin as against a knocker once the chance reaches
+    :attr:`knocker_at`."""
+
+    level = "v-soft"
+    prior = 0.4
+    knocker_at = 0.75
+
+    def game_odds(self, k: Knowledge) -> tuple[float, bool]:
+        """The finished hands' odds of a knocker, and whether it has played on at a chance."""
+        past = k.view.past_hands
+        if not past:
+            return 1.0, False
+        rows = chances_of(past, 1 - k.view.seat, k.view.rules)
+        return knocker_odds(rows), any(not c.ended for c in rows)
+
+    def game_chance(self, k: Knowledge) -> tuple[float, bool]:
+        """The chance the opponent is a knocker from :attr:`prior` and the finished hands,
+        and whether it has played on at a chance."""
+        odds, played_on = self.game_odds(k)
+        odds *= self.prior / (1.0 - self.prior)
+        return odds / (odds + 1.0), played_on
+
+    def knocker_chance(self, k: Knowledge) -> tuple[float, bool]:
+        """The chance the knock is mixed by, and whether the opponent has played on."""
+        return self.game_chance(k)
+
+    def opponent_kind(self, k: Knowledge) -> str | None:
+        chance, played_on = self.game_chance(k)
+        if chance >= self.knocker_at:
+            return "knocker"
+        return "player" if played_on else None
+
+    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
+        chance, played_on = self.knocker_chance(k)
+        own = self.style_knocks["player"] if played_on else self.knock_params
+        knocker = self.style_knocks["knocker"]
+        x = self.chance_features(k, estimate0, max(feature_count(own), feature_count(knocker)))
+        edge = predicted_edge(x, own)
+        if chance < 0.001:
+            return edge
+        return chance * predicted_edge(x, knocker) + (1.0 - chance) * edge
+
+
+class SoftDetect(SoftReading):
+    """:class:`SoftReading` whose chance of a knocker starts each hand from the chance the
+    opponent's public play in the hand gives (``bench/knocker_signals.py``'s fit,
+    :attr:`weights`) instead of a fixed prior, then weighs the finished hands' odds on it
+    (``sdetect``, with ``--weights``)."""
+
+    level = "v-sdetect"
+    weights: tuple[float, ...] = ()
+
+    def knocker_chance(self, k: Knowledge) -> tuple[float, bool]:
+        here = knocker_signals.knocker_chance(self.weights, knocker_signals.signals(k.view))
+        odds, played_on = self.game_odds(k)
+        odds *= here / (1.0 - here)
+        return odds / (odds + 1.0), played_on
+
+
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "deep-": (Deep, "depth", int),
     "early-": (EarlyKnock, "draws", int),
     "lrp-": (KnockerOdds, "odds", float),
+    "soft-": (SoftReading, "prior", float),
     "lastsims-": (LastChance, "late_stock", int),
     "deeppile-": (DeepPile, "depth", int),
     "closing-": (Closing, "share", float),
@@ -782,6 +863,10 @@ def variant(name: str, weights: Sequence[float]) -> str:
         how = "unhedged" if name.startswith("lrpm-") else "after_first"
         attrs = {"level": level, "odds": float(name[5:]), how: True}
         TEST_LEVELS[level] = type(name, (KnockerOdds,), attrs)
+    elif name == "sdetect":
+        if not weights:
+            raise SystemExit("sdetect needs --weights (bench/knocker_signals.py score)")
+        TEST_LEVELS[level] = type(name, (SoftDetect,), {"level": level, "weights": tuple(weights)})
     elif name in ("last-sim", "last-never"):
         TEST_LEVELS[level] = type(name, (LastChance,), {"level": level, "mode": name[5:]})
     elif name in ("chase-cont", "chase-min", "chase-stop"):
