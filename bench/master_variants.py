@@ -773,16 +773,26 @@ class SoftReading(MasterPlayer):
         rows = chances_of(past, 1 - k.view.seat, k.view.rules)
         return knocker_odds(rows), any(not c.ended for c in rows)
 
+    def hand_odds(self, k: Knowledge) -> float:
+        """The odds of a knocker each hand starts from (:attr:`prior`'s)."""
+        return self.prior / (1.0 - self.prior)
+
     def game_chance(self, k: Knowledge) -> tuple[float, bool]:
         """The chance the opponent is a knocker from :attr:`prior` and the finished hands,
         and whether it has played on at a chance."""
-        odds, played_on = self.game_odds(k)
-        odds *= self.prior / (1.0 - self.prior)
-        return odds / (odds + 1.0), played_on
+        return self.chance_from(k, SoftReading.hand_odds(self, k))
 
     def knocker_chance(self, k: Knowledge) -> tuple[float, bool]:
-        """The chance the knock is mixed by, and whether the opponent has played on."""
-        return self.game_chance(k)
+        """The chance the knock is mixed by (from :meth:`hand_odds`), and whether the
+        opponent has played on."""
+        return self.chance_from(k, self.hand_odds(k))
+
+    def chance_from(self, k: Knowledge, odds: float) -> tuple[float, bool]:
+        """The chance of a knocker from the odds ``odds`` times the finished hands', and
+        whether the opponent has played on at a chance."""
+        game, played_on = self.game_odds(k)
+        odds = game * odds
+        return odds / (odds + 1.0), played_on
 
     def opponent_kind(self, k: Knowledge) -> str | None:
         chance, played_on = self.game_chance(k)
@@ -810,11 +820,9 @@ class SoftDetect(SoftReading):
     level = "v-sdetect"
     weights: tuple[float, ...] = ()
 
-    def knocker_chance(self, k: Knowledge) -> tuple[float, bool]:
+    def hand_odds(self, k: Knowledge) -> float:
         here = knocker_signals.knocker_chance(self.weights, knocker_signals.signals(k.view))
-        odds, played_on = self.game_odds(k)
-        odds *= here / (1.0 - here)
-        return odds / (odds + 1.0), played_on
+        return here / (1.0 - here)
 
 
 PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {

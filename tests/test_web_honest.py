@@ -21,6 +21,7 @@ from test_web_table import (
     PHONE,
     do_by_clicks,
     game_id,
+    game_view,
     my_discards,
     page_version,
     play,
@@ -448,7 +449,7 @@ def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
     ann.goto(server.base + "/")  # the page is away: it sees nothing of the hand
     ann.wait_for_selector("#lobby:not([hidden])")
     for _ in range(400):
-        view = server_view_of(server, gid, token)
+        view = game_view(server, gid, token)
         if view["results"]:
             break
         hand = view["hand"]
@@ -481,13 +482,3 @@ def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
     assert not errors, errors
     ann_context.close()
     watcher_context.close()
-
-
-def server_view_of(server: Server, gid: str, token: str) -> dict[str, Any]:
-    """The game's view for the player holding ``token`` (no page needed)."""
-    r = httpx.get(
-        f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10
-    )
-    r.raise_for_status()
-    data: dict[str, Any] = r.json()
-    return data

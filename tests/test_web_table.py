@@ -54,10 +54,13 @@ def game_id(page: Page) -> str:
 
 
 def server_view(server: Server, page: Page) -> dict[str, Any]:
+    return game_view(server, game_id(page), player_token(page))
+
+
+def game_view(server: Server, gid: str, token: str) -> dict[str, Any]:
+    """Game ``gid``'s view for the player holding ``token`` (no page needed)."""
     r = httpx.get(
-        f"{server.base}/api/games/{game_id(page)}",
-        headers={"Authorization": f"Bearer {player_token(page)}"},
-        timeout=10,
+        f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10
     )
     r.raise_for_status()
     data: dict[str, Any] = r.json()

@@ -93,22 +93,28 @@ def _reason(view: PlayerView, action: str, seed: int | str) -> str:
     if kind == "gin":
         return f"gin: discard {name} and all ten cards are melded ({_melds_text(kept)})"
     if kind == "knock":
-        model = OpponentModel(k)
-        _, undercut = knock_value(k, kept, model, random.Random(seed), 200)
-        return f"knock now with {dw} deadwood: about {round(100 * undercut)} % undercut risk"
+        risk = _undercut_risk(k, kept, seed)
+        return f"knock now with {dw} deadwood: about {risk} % undercut risk"
     melds = _melds_text(kept)
     keeps = f"keeps {melds} and " if melds else ""
     reason = f"discard {name}: {keeps}lowers deadwood to {dw}"
-    if min(discard_options(k).values()) > k.knock_limit:
+    options = discard_options(k)
+    knock_card, least = least_deadwood_discard(options)
+    if least > k.knock_limit:
         return reason
     if k.stock_size <= 2:
-        knock_card, _ = least_deadwood_discard(discard_options(k))
-        model = OpponentModel(k)
-        _, undercut = knock_value(k, k.hand & ~(1 << knock_card), model, random.Random(seed), 200)
+        risk = _undercut_risk(k, k.hand & ~(1 << knock_card), seed)
         return reason + (
-            f"; a knock now would lose points on average (about {round(100 * undercut)} % "
+            f"; a knock now would lose points on average (about {risk} % "
             "undercut risk), and with two cards left in the stock this discard makes the "
             "hand void: no points to either side"
         )
     reason += "; you could knock, but playing on looks better (undercut risk, gin chances)"
     return reason
+
+
+def _undercut_risk(k: Knowledge, kept: int, seed: int | str) -> int:
+    """The chance, in whole per cent, that a knock keeping ``kept`` is undercut (200
+    plausible opposing hands)."""
+    _, undercut = knock_value(k, kept, OpponentModel(k), random.Random(seed), 200)
+    return round(100 * undercut)

@@ -189,10 +189,11 @@ class HardPlayer(NormalPlayer):
         ending = super().knock_choice(k, options, model)
         if ending is None or ending.startswith("gin") or model is None:
             return ending
-        if k.stock_size <= 2 and not self.last_chance_search:
+        last_chance = k.stock_size <= 2
+        if last_chance and not self.last_chance_search:
             return ending
         estimate = self.knock_estimate(k, options, model)
-        if k.stock_size <= 2:
+        if last_chance:
             return estimate.ending if estimate.knock_value >= self.utility(k, 0) else None
         return estimate.ending if self.knocks(k, estimate) else None
 
