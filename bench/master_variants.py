@@ -146,6 +146,16 @@ the finished hands show a style as master reads them).
     python bench/master_variants.py master-2026-11 soft-0.4 sdetect detect \
         --weights signals600-fit.json --games 300 --seed gs-15 --alone
 
+**Feeding gin, and a margin for the pile** (2026-12-06, an eighth session). ``ginfeed-W`` is
+``ender-W`` for gin alone: the points lost when an opposing hand (64 plausible ones) takes the
+card and goes gin at once, times ``W`` (``bench/gin_feeds.py`` counts how often it happens).
+``pilem-M`` takes the pile's card only when its two-draw edge is above ``M`` points (master:
+above 0). Two variants of this module make one with ``+``: ``kind-player+ginfeed-0.5``.
+
+    python bench/master_variants.py master-2026-11 ginfeed-0.5 ginfeed-1.0 --deals 2000 \
+        --seed gf-1
+    python bench/master_variants.py master-2026-11 ginfeed-0.5 --games 300 --seed gs-15 --alone
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards").
@@ -401,7 +411,7 @@ class EnderDanger(PositionHands):
         hands = self.ender_hands(k, model)
         for opp in hands:
             dw, thrown = greedy_discard(opp | 1 << card, card)
-            if dw <= k.knock_limit:
+            if dw == 0 or (dw <= k.knock_limit and self.knock_share):
                 points = score_knock((opp | 1 << card) & ~(1 << thrown), kept, sc)
                 share = 1.0 if dw == 0 else self.knock_share
                 loss += share * max(0, points)
@@ -410,6 +420,17 @@ class EnderDanger(PositionHands):
 
     def ender_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
         return self.position_hands(k, model, "ender", self.ender_samples)
+
+
+class GinFeed(EnderDanger):
+    """``ender-W`` for gin alone (``ginfeed-W``): over 64 plausible opposing hands, the points
+    this seat loses when the opponent takes the card and goes gin at once, times ``W``, added
+    to the two-draw value. A knock on the card is left out: the opponent knocks soon in any
+    case, while a gin card kept is one of its few outs gone for as long as it is held."""
+
+    level = "v-ginfeed"
+    knock_share = 0.0
+    ender_samples = 64
 
 
 class Closing(MasterPlayer):
@@ -645,6 +666,18 @@ class DeepPile(Deep):
     deep_pile = True
 
 
+class PileMargin(MasterPlayer):
+    """Master that takes the pile's card only when its two-draw edge over a stock draw is
+    above :attr:`margin` points (``pilem-M``; master: above 0). Taking the pile shows the
+    opponent a card of the hand and leaves the stock's chances unused."""
+
+    level = "v-pilem"
+    margin = 0.5
+
+    def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
+        return super().two_draw_pile_edge(k, draws) - self.margin
+
+
 class KnockWeighed(MasterPlayer):
     """Master with its own way to weigh a knock (:meth:`weigh_knock`): nothing to decide
     without a knock, and gin always goes gin."""
@@ -832,6 +865,7 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "soft-": (SoftReading, "prior", float),
     "lastsims-": (LastChance, "late_stock", int),
     "deeppile-": (DeepPile, "depth", int),
+    "pilem-": (PileMargin, "margin", float),
     "closing-": (Closing, "share", float),
     "endzone-": (EndZone, "need", int),
     "threat-": (Threat, "weight", float),
@@ -842,6 +876,7 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "hazard-": (Hazard, "hazard", float),
     "share-": (ScoreShare, "share", float),
     "ender-": (EnderDanger, "weight", float),
+    "ginfeed-": (GinFeed, "weight", float),
     "late-": (LateDeadwood, "weight", float),
 }
 """The variants named ``<prefix><number>``: the class, and the attribute the number sets."""
@@ -850,7 +885,13 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
 def variant(name: str, weights: Sequence[float]) -> str:
     """A variant of this module registered as a test level, master with other attributes
     (``ATTR=VALUE[,ATTR=VALUE...]``, :func:`knock_playouts.attributes_variant`), or
-    ``knocker_signals``'s."""
+    ``knocker_signals``'s; ``A+B`` is both variants of this module in one (``A``'s methods
+    first: ``kind-player+ginfeed-0.5``)."""
+    if "+" in name:
+        parents = tuple(TEST_LEVELS[variant(part, weights)] for part in name.split("+"))
+        level = f"v-{name}"
+        TEST_LEVELS[level] = type(name, parents, {"level": level})
+        return level
     if ":" in name:  # a variant of this module with other attributes: ``deep-3:gin_bonus=45``
         base, _, attributes = name.partition(":")
         parent = TEST_LEVELS[variant(base, weights)]
