@@ -158,7 +158,7 @@ above 0). Two variants of this module make one with ``+``: ``kind-player+ginfeed
 
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
-and the opponent's threat in the discards").
+and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile").
 """
 
 from __future__ import annotations
