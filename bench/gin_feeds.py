@@ -29,9 +29,7 @@ from ginrummy.ai.evaluate import OpponentModel
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import MasterPlayer
 from ginrummy.ai.sim import greedy_discard
-from ginrummy.arena import Job, _play_hand, player, run_tasks
-from ginrummy.cards import shuffled_deck
-from ginrummy.engine.hand import HandState, deal
+from ginrummy.arena import Job, deal_pair_states, dealt_hand, run_tasks, seated_players
 
 FEED_HANDS = 64
 """Plausible opposing hands behind the estimated chance that a discard feeds gin."""
@@ -44,18 +42,10 @@ def gins_with(opposing: int, card: int) -> bool:
     return greedy_discard(opposing | 1 << card, card)[0] == 0
 
 
-def hand_of(job: Job, i: int) -> HandState:
-    """Deal ``i`` of ``job``, dealt as the arena deals it."""
-    return deal(job.rules, i % 2, shuffled_deck(f"{job.seed}/deal/{i}"))
-
-
 def ends_of_pair(task: tuple[Job, int]) -> Counter[str]:
     job, i = task
     out: Counter[str] = Counter()
-    for a_seat in (0, 1):
-        tag = f"{job.seed}/deal/{i}/{a_seat}"
-        players = {a_seat: player(job.a, f"{tag}/a"), 1 - a_seat: player(job.b, f"{tag}/b")}
-        state = _play_hand(hand_of(job, i), players, tag)
+    for a_seat, state in enumerate(deal_pair_states(job, i)):
         r = state.result
         assert r is not None
         out["hands"] += 1
@@ -118,10 +108,10 @@ def discards_of_pair(task: tuple[Job, int]) -> list[Discard]:
     job, i = task
     out = []
     for a_seat in (0, 1):
-        tag = f"{job.seed}/deal/{i}/{a_seat}"
-        master = FeedWatcher(f"{tag}/a")
-        players = {a_seat: master, 1 - a_seat: player(job.b, f"{tag}/b")}
-        state = hand_of(job, i)
+        players = seated_players(job, i, a_seat, FeedWatcher)
+        master = players[a_seat]
+        assert isinstance(master, FeedWatcher)
+        state = dealt_hand(job, i)
         while not state.is_over:
             seat = state.to_act
             assert seat is not None

@@ -89,16 +89,38 @@ class Job:
     seed: str
 
 
+def dealt_hand(job: Job, i: int) -> HandState:
+    """Deal ``i`` of ``job`` before its first action (the same for both seatings)."""
+    return deal(job.rules, i % 2, shuffled_deck(f"{job.seed}/deal/{i}"))
+
+
+def seated_players(
+    job: Job, i: int, a_seat: int, make_a: Callable[[str], Any] | None = None
+) -> dict[int, Any]:
+    """The players of deal ``i`` with A in ``a_seat``, by seat, seeded as the arena seeds
+    them; ``make_a`` (given A's seed) makes another player to sit in A's place, for a
+    diagnostic that watches A's decisions."""
+    tag = _deal_tag(job, i, a_seat)
+    a = player(job.a, f"{tag}/a") if make_a is None else make_a(f"{tag}/a")
+    return {a_seat: a, 1 - a_seat: player(job.b, f"{tag}/b")}
+
+
+def _deal_tag(job: Job, i: int, a_seat: int) -> str:
+    return f"{job.seed}/deal/{i}/{a_seat}"
+
+
+def deal_pair_states(job: Job, i: int) -> list[HandState]:
+    """Deal ``i`` played twice, A in seat 0, then A in seat 1: the hands as they ended."""
+    start = dealt_hand(job, i)
+    return [
+        _play_hand(start, seated_players(job, i, a_seat), _deal_tag(job, i, a_seat))
+        for a_seat in (0, 1)
+    ]
+
+
 def play_deal_pair(job: Job, i: int) -> list[HandSummary]:
     """Deal ``i`` twice: A in seat 0, then A in seat 1."""
-    deck = shuffled_deck(f"{job.seed}/deal/{i}")
-    out = []
-    for a_seat in (0, 1):
-        tag = f"{job.seed}/deal/{i}/{a_seat}"
-        players = {a_seat: player(job.a, f"{tag}/a"), 1 - a_seat: player(job.b, f"{tag}/b")}
-        state = _play_hand(deal(job.rules, i % 2, deck), players, tag)
-        out.append(_summary(state, a_seat))
-    return out
+    return [_summary(state, a_seat) for a_seat, state in enumerate(deal_pair_states(job, i))]
 
 
 @dataclass(slots=True)
