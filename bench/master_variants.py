@@ -156,9 +156,19 @@ above 0). Two variants of this module make one with ``+``: ``kind-player+ginfeed
         --seed gf-1
     python bench/master_variants.py master-2026-11 ginfeed-0.5 --games 300 --seed gs-15 --alone
 
+**The opponent's next discard as a draw** (``pileouts-W``; 2026-12-06, a ninth session). The
+discards' two-draw search draws from the stock twice, but before this seat draws again the
+opponent discards, and master takes that card when its two-draw edge says so. ``pileouts-W``
+values a kept hand, for each of 32 plausible opposing hands (a stock draw, then the card
+leaving the opponent least deadwood), by the better of taking that card and the stock,
+mixed by ``W`` with the stock alone.
+
+    python bench/master_variants.py master-2026-11 pileouts-1.0 --deals 1000 --seed po-1
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
-and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile").
+and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile"; "The
+opponent's next discard as a draw").
 """
 
 from __future__ import annotations
@@ -431,6 +441,87 @@ class GinFeed(EnderDanger):
     level = "v-ginfeed"
     knock_share = 0.0
     ender_samples = 64
+
+
+class PileOuts(PositionHands):
+    """Master whose discard search counts the opponent's next discard as a first draw it may
+    take (``pileouts-W``). The two-draw search draws from the stock twice; yet before this
+    seat's next draw the opponent discards, and master takes that card when its two-draw
+    edge says so (:meth:`MasterPlayer.two_draw_pile_edge`). Over :attr:`samples` plausible
+    opposing hands, each with a stock card drawn by the draw weights, the opponent throws
+    the card leaving it least deadwood (the playouts' policy); a hand kept is worth, for
+    each such throw, the better of taking it (then one stock draw, as the pile's two-draw
+    value) and the stock's two draws. ``W`` mixes that with the stock's value alone. Two
+    equal discards by the stock can differ in what the opponent is likely to hand over."""
+
+    level = "v-pileouts"
+    weight = 1.0
+    samples = 32
+
+    def discard_value(
+        self,
+        k: Knowledge,
+        card: int,
+        draws: Sequence[tuple[int, float]],
+        model: OpponentModel,
+        gin: float,
+    ) -> float:
+        kept = k.hand & ~(1 << card)
+        stock = self.two_draws_ahead(k, kept, draws, gin)
+        throws = self.opponent_throws(k, model, draws)
+        values: dict[int, float] = {}
+        total = 0.0
+        for thrown in throws:
+            if thrown not in values:
+                values[thrown] = min(stock, self.pile_value(k, kept, thrown, draws, gin))
+            total += values[thrown]
+        ahead = (1.0 - self.weight) * stock + self.weight * total / len(throws)
+        return ahead + self.danger_weight * self.danger(k, card, model)
+
+    def opponent_throws(
+        self, k: Knowledge, model: OpponentModel, draws: Sequence[tuple[int, float]]
+    ) -> list[int]:
+        """The opponent's next discard on each plausible opposing hand (a stock draw, then
+        the card leaving least deadwood); dealt once per position."""
+        key = (k.turn, k.hand)
+        if self._throws is None or self._throws[0] != key:
+            rng = random.Random(f"{self.seed}/throws/{k.turn}/{k.hand}")
+            throws = []
+            for opp in self.position_hands(k, model, "throws", self.samples):
+                pool = [(c, w) for c, w in draws if not opp >> c & 1 and w > 0.0]
+                if pool:
+                    drawn = rng.choices([c for c, _ in pool], [w for _, w in pool])[0]
+                    _, thrown = greedy_discard(opp | 1 << drawn, -1)
+                else:
+                    _, thrown = greedy_discard(opp, -1)
+                throws.append(thrown)
+            self._throws = (key, throws)
+        return self._throws[1]
+
+    _throws: tuple[tuple[int, int], list[int]] | None = None
+
+    def pile_value(
+        self, k: Knowledge, kept: int, top: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        """The two-draw value of taking ``top`` from the pile onto ``kept`` (as
+        :meth:`MasterPlayer.pile_two_draws_ahead`, ``top`` no longer among the stock's
+        cards)."""
+        limit, knock = k.knock_limit, self.discard_knock_bonus
+        with_top = kept | 1 << top
+        after = deadwood_after_discards_mask(with_top)
+        after.pop(top)
+        best = least_deadwood_discards(after, 2)
+        least = after[best[0]]
+        if least <= limit:
+            return bonused(least, limit, knock, gin)
+        second = [(c, w) for c, w in draws if c != top and w > 0.0]
+        if not second:
+            return float(least)
+        scale = 1.0 / sum(w for _, w in second)
+        second = [(c, w * scale) for c, w in second]
+        return min(
+            expected_after_draw(with_top & ~(1 << c), second, limit, knock, gin) for c in best
+        )
 
 
 class Closing(MasterPlayer):
@@ -877,6 +968,7 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "share-": (ScoreShare, "share", float),
     "ender-": (EnderDanger, "weight", float),
     "ginfeed-": (GinFeed, "weight", float),
+    "pileouts-": (PileOuts, "weight", float),
     "late-": (LateDeadwood, "weight", float),
 }
 """The variants named ``<prefix><number>``: the class, and the attribute the number sets."""
