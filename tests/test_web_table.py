@@ -80,6 +80,27 @@ def start_ai_game(
     target: str = "",
     oklahoma: bool = False,
 ) -> None:
+    """A game against the AI from the lobby, its first hand on the table. A first hand the AI
+    ended before the person's first move (it took the upcard and knocked: about one deal in
+    800) shows its end first; such a game is left for a new one, the tests start at a deal."""
+    for _ in range(5):
+        start_ai_game_once(page, server, level, preset, fast, target, oklahoma)
+        page.wait_for_selector("#hand .card, #hand-end:not([hidden])")
+        if not server_view(server, page)["results"]:
+            page.wait_for_selector("#hand .card")
+            return
+    raise AssertionError("five games in a row began with a finished hand")
+
+
+def start_ai_game_once(
+    page: Page,
+    server: Server,
+    level: str,
+    preset: str,
+    fast: bool,
+    target: str,
+    oklahoma: bool,
+) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#lobby:not([hidden])")
     if fast:  # fewer animations, instant speed: the opponent's moves are shown at once
@@ -93,7 +114,6 @@ def start_ai_game(
     page.select_option("#game-target", target)
     page.set_checked("#oklahoma", oklahoma)
     page.click("#play-ai")
-    page.wait_for_selector("#hand .card")
 
 
 def card(page: Page, name: str) -> Any:
@@ -840,7 +860,10 @@ def test_sounds_play_and_the_mute_switch_silences_them(page: Page, server: Serve
     view = server_view(server, page)
     page.evaluate("window.__sounds = 0")
     do_by_clicks(page, greedy_action(view["hand"]))
-    page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) > {view['version']}"
+        " || !document.querySelector('#hand-end').hidden"  # the hand may end
+    )
     assert page.evaluate("window.__sounds") > 0
     page.keyboard.press("m")  # mute
     assert page.is_checked("#mute")
@@ -885,8 +908,16 @@ def feed_the_opponent(hand: dict[str, Any]) -> str:
 
 
 def test_shutout_shown_with_the_bonuses(page: Page, server: Server) -> None:
-    start_ai_game(page, server, level="easy", preset="tournament")
-    play(page, server, do_by_clicks, until=lambda v: v["is_over"], policy=feed_the_opponent)
+    for _ in range(5):
+        start_ai_game(page, server, level="easy", preset="tournament")
+        play(page, server, do_by_clicks, until=lambda v: v["is_over"], policy=feed_the_opponent)
+        view = server_view(server, page)
+        if view["hands_won"][view["seat"]] == 0:
+            break
+        # the high cards kept to feed the AI sometimes undercut its knock (under 1 % of
+        # games): that game is no shutout, so another is played
+    else:
+        raise AssertionError("the person won a hand in five games running")
     to_game_end(page, server, [])
     view = server_view(server, page)
     outcome, me = view["outcome"], view["seat"]
