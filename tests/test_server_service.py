@@ -190,9 +190,12 @@ def test_players_list_and_resume_their_games_and_get_statistics(db_url: str) -> 
 
 def test_own_arrangement_hint_and_finished_hand_records() -> None:
     service = GameService(open_store("sqlite://"))
-    ticket = service.create_game(RULES, ai_level="normal", seat=0, name="Ann")
-    gid, token = ticket.game_id, ticket.token
-    data = service.view(gid, token)
+    for _ in range(5):  # (a first hand the AI took the upcard and knocked in is over already)
+        ticket = service.create_game(RULES, ai_level="normal", seat=0, name="Ann")
+        gid, token = ticket.game_id, ticket.token
+        data = service.view(gid, token)
+        if not data["results"]:
+            break
     hand = data["hand"]
     assert data["ai_level"] == "normal"
     # the seat's own arrangement: its cards exactly, split into melds and deadwood
@@ -230,8 +233,9 @@ def test_own_arrangement_hint_and_finished_hand_records() -> None:
     seeds = service.view(gid, token)["fairness"]
     assert first["seed"] == seeds[0]["seed"] and first["commitment"] == seeds[0]["commitment"]
     assert check_deal(first["commitment"], first["seed"], ginrummy.parse_cards(first["deck"])) == []
-    with pytest.raises(ServiceError):
-        service.hand_record(gid, 2)  # the second hand is in play
+    if len(service.view(gid, token)["results"]) == 1:  # (unless the AI ended it at once)
+        with pytest.raises(ServiceError):
+            service.hand_record(gid, 2)  # the second hand is in play
 
 
 def test_no_hints_between_people() -> None:
