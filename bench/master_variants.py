@@ -503,25 +503,13 @@ class PileOuts(PositionHands):
     def pile_value(
         self, k: Knowledge, kept: int, top: int, draws: Sequence[tuple[int, float]], gin: float
     ) -> float:
-        """The two-draw value of taking ``top`` from the pile onto ``kept`` (as
-        :meth:`MasterPlayer.pile_two_draws_ahead`, ``top`` no longer among the stock's
+        """The two-draw value of taking ``top`` from the pile onto ``kept``
+        (:meth:`MasterPlayer.taken_two_draws_ahead`, ``top`` no longer among the stock's
         cards)."""
-        limit, knock = k.knock_limit, self.discard_knock_bonus
-        with_top = kept | 1 << top
-        after = deadwood_after_discards_mask(with_top)
-        after.pop(top)
-        best = least_deadwood_discards(after, 2)
-        least = after[best[0]]
-        if least <= limit:
-            return bonused(least, limit, knock, gin)
         second = [(c, w) for c, w in draws if c != top and w > 0.0]
-        if not second:
-            return float(least)
-        scale = 1.0 / sum(w for _, w in second)
+        scale = 1.0 / (sum(w for _, w in second) or 1.0)
         second = [(c, w * scale) for c, w in second]
-        return min(
-            expected_after_draw(with_top & ~(1 << c), second, limit, knock, gin) for c in best
-        )
+        return self.taken_two_draws_ahead(k, kept, top, second, gin)
 
 
 class Closing(MasterPlayer):

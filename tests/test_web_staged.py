@@ -18,7 +18,7 @@ import pytest
 import web_support
 from ginrummy.engine.game import cut_cards, cut_for_deal
 from ginrummy.server.bot import greedy_action
-from test_web_table import game_id, page_version, player_token, server_view
+from test_web_table import first_deal, game_id, page_version, player_token, server_view
 from web_support import Server, artifact
 
 if TYPE_CHECKING:
@@ -40,16 +40,9 @@ def server(tmp_path: Any) -> Iterator[Server]:
 
 
 def new_game(page: Page, server: Server, speed: str = "normal", level: str = "easy") -> None:
-    """A game against the AI from the lobby, at ``speed``, with motion (no fewer animations);
-    as ``test_web_table.start_ai_game``, a game whose first hand the AI ended before the
-    person's first move is left for a new one."""
-    for _ in range(5):
-        new_game_once(page, server, speed, level)
-        page.wait_for_selector("#hand .card, #hand-end:not([hidden])")
-        if not server_view(server, page)["results"]:
-            page.wait_for_selector("#hand .card")
-            return
-    raise AssertionError("five games in a row began with a finished hand")
+    """A game against the AI from the lobby, at ``speed``, with motion (no fewer animations),
+    its first hand on the table (``test_web_table.first_deal``)."""
+    first_deal(page, server, lambda: new_game_once(page, server, speed, level))
 
 
 def new_game_once(page: Page, server: Server, speed: str, level: str) -> None:

@@ -80,11 +80,21 @@ def start_ai_game(
     target: str = "",
     oklahoma: bool = False,
 ) -> None:
-    """A game against the AI from the lobby, its first hand on the table. A first hand the AI
-    ended before the person's first move (it took the upcard and knocked: about one deal in
-    800) shows its end first; such a game is left for a new one, the tests start at a deal."""
+    """A game against the AI from the lobby, its first hand on the table (:func:`first_deal`)."""
+    first_deal(
+        page,
+        server,
+        lambda: start_ai_game_once(page, server, level, preset, fast, target, oklahoma),
+    )
+
+
+def first_deal(page: Page, server: Server, start: Callable[[], None]) -> None:
+    """``start`` a game against the AI from the lobby until its first hand is on the table. A
+    first hand the AI ended before the person's first move (it took the upcard and knocked:
+    about one deal in 800) shows its end first; such a game is left for a new one, the tests
+    start at a deal."""
     for _ in range(5):
-        start_ai_game_once(page, server, level, preset, fast, target, oklahoma)
+        start()
         page.wait_for_selector("#hand .card, #hand-end:not([hidden])")
         if not server_view(server, page)["results"]:
             page.wait_for_selector("#hand .card")

@@ -529,18 +529,28 @@ class MasterPlayer(ExpertPlayer):
     def pile_two_draws_ahead(
         self, k: Knowledge, draws: Sequence[tuple[int, float]], gin: float
     ) -> float:
-        """The same value for taking the pile's top card, as the first of the two draws: a
-        hand that can then knock stops there (bonused); any other discards the better, by
-        the expectation after the next stock draw (:func:`expected_after_draw`), of its two
-        cards leaving least deadwood (the card just taken may not go)."""
+        """The same value for taking the pile's top card, as the first of the two draws
+        (:meth:`taken_two_draws_ahead` of the hand held and the pile's card)."""
+        return self.taken_two_draws_ahead(k, k.hand, k.top, draws, gin)
+
+    def taken_two_draws_ahead(
+        self, k: Knowledge, hand: int, top: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        """The two-draw value of taking ``top`` from the pile onto ``hand``: a hand that can
+        then knock stops there (bonused); any other discards the better, by the expectation
+        after the next stock draw (``draws``; :func:`expected_after_draw`), of its two cards
+        leaving least deadwood (the card just taken may not go); with nothing left to draw,
+        the deadwood the better leaves."""
         limit, knock = k.knock_limit, self.discard_knock_bonus
-        with_top = k.hand | 1 << k.top
+        with_top = hand | 1 << top
         after = deadwood_after_discards_mask(with_top)
-        after.pop(k.top)
+        after.pop(top)
         best = least_deadwood_discards(after, 2)
         least = after[best[0]]
         if least <= limit:
             return bonused(least, limit, knock, gin)
+        if not draws:
+            return float(least)
         return min(
             expected_after_draw(with_top & ~(1 << c), draws, limit, knock, gin) for c in best
         )
