@@ -188,7 +188,6 @@ from ginrummy.ai.evaluate import (
 )
 from ginrummy.ai.knowledge import Knowledge, meld_outs
 from ginrummy.ai.master import (
-    OPPOSING_HANDS,
     MasterPlayer,
     feature_count,
     game_utility,
@@ -544,39 +543,14 @@ class EndZone(MasterPlayer):
         return super().utility(k, points)
 
 
-class Threat(PositionHands):
+class Threat(MasterPlayer):
     """Master whose two-draw discard search mixes a discard's two-draw value with the deadwood
-    it keeps now, by :attr:`weight` times the share of :data:`OPPOSING_HANDS` plausible
-    opposing hands already within the knock limit, at most 1 (``threat-W``)."""
+    it keeps now, by :attr:`~MasterPlayer.threat_weight` times the share of
+    :data:`OPPOSING_HANDS` plausible opposing hands already within the knock limit, at most 1
+    (``threat-W``; master's :meth:`~MasterPlayer.knock_threat`, off in master)."""
 
     level = "v-threat"
-    weight = 1.0
-
-    def discard_value(
-        self,
-        k: Knowledge,
-        card: int,
-        draws: Sequence[tuple[int, float]],
-        model: OpponentModel,
-        gin: float,
-    ) -> float:
-        threat = self.knock_threat(k, model)
-        if not threat:
-            return super().discard_value(k, card, draws, model, gin)
-        kept = k.hand & ~(1 << card)
-        ahead = self.two_draws_ahead(k, kept, draws, gin)
-        danger = self.danger_weight * self.danger(k, card, model)
-        return (1.0 - threat) * ahead + threat * self.now(k, kept, model) + danger
-
-    def now(self, k: Knowledge, kept: int, model: OpponentModel) -> float:
-        """The value of keeping ``kept`` were the hand to end now: the deadwood it keeps."""
-        return deadwood_mask(kept)
-
-    def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
-        """The position's mixing weight."""
-        hands = self.position_hands(k, model, "threat", OPPOSING_HANDS)
-        share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
-        return min(1.0, self.weight * share)
+    threat_weight = 1.0
 
 
 class ThreatGuard(Threat):
@@ -584,7 +558,7 @@ class ThreatGuard(Threat):
     danger weight times ``1 + guard * threat`` (``guard-G``)."""
 
     level = "v-guard"
-    weight = 0.5
+    threat_weight = 0.5
     guard = 1.0
 
     def discard_value(
@@ -607,8 +581,8 @@ class ThreatLayoffs(Threat):
 
     level = "v-threatl"
 
-    def now(self, k: Knowledge, kept: int, model: OpponentModel) -> float:
-        hands = self.position_hands(k, model, "threat", OPPOSING_HANDS)
+    def kept_now(self, k: Knowledge, kept: int, model: OpponentModel) -> float:
+        hands = self.threat_hands(k, model)
         sc = self.scoring(k)
         losses = [score_knock(o, kept, sc) for o in hands if deadwood_mask(o) <= k.knock_limit]
         return sum(losses) / len(losses)
@@ -947,10 +921,10 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "pilem-": (PileMargin, "margin", float),
     "closing-": (Closing, "share", float),
     "endzone-": (EndZone, "need", int),
-    "threat-": (Threat, "weight", float),
+    "threat-": (Threat, "threat_weight", float),
     "lead-": (Lead, "swing", float),
     "guard-": (ThreatGuard, "guard", float),
-    "threatl-": (ThreatLayoffs, "weight", float),
+    "threatl-": (ThreatLayoffs, "threat_weight", float),
     "replies-": (Hazard, "replies", int),
     "hazard-": (Hazard, "hazard", float),
     "share-": (ScoreShare, "share", float),

@@ -576,6 +576,50 @@ def test_master_knocks_at_its_last_chance_only_if_the_knock_beats_a_void_hand() 
         assert player("master-2026-11", "t").choose(state.view(1)).startswith("knock")
 
 
+def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> None:
+    """The last-chance positions above, where the opposing hand is ten of twelve known cards.
+    Against ten of the aces, twos and threes every plausible opposing hand is within the
+    knock limit (3 deadwood at most), so the threat is the whole of ``threat_weight`` (0.5
+    of it, or all of it at 1 and above); against ten high cards with no meld none is, so
+    there is no threat whatever the weight. With the threat whole, a discard is worth the
+    deadwood it keeps now (Kd thrown keeps 4h-6h, the nines, the sevens and 8h: 8) plus its
+    danger; at 0.5, halfway between that and the two-draw value. Off in master as shipped: no
+    opposing hand is dealt for it."""
+    from ginrummy.ai.evaluate import OpponentModel
+    from ginrummy.ai.master import MasterPlayer
+
+    low = last_chance("As 2s 3s Ah 2h 3h Ad 2d 3d Ac", "2c 3c")
+    high = last_chance("Ks Kh Qd Qc Js Jh Td Tc 3s 3d", "6d 6c")
+    kd = parse_cards("Kd")[0]
+
+    def weighed(state: ginrummy.HandState, weight: float) -> tuple[float, float, float]:
+        master = MasterPlayer("t")
+        master.threat_weight = weight
+        k = Knowledge(state.view(1))
+        model = master.model(k)
+        assert isinstance(model, OpponentModel)
+        draws, _ = master.discard_choices(k, discard_options(k), model)
+        danger = master.danger_weight * master.danger(k, int(kd), model)
+        value = master.discard_value(k, int(kd), draws, model, master.gin_bonus)
+        return master.knock_threat(k, model), value - danger, danger
+
+    shipped = MasterPlayer("t")
+    assert shipped.threat_weight == 0.0
+    k = Knowledge(low.view(1))
+    model = shipped.model(k)
+    assert model is not None
+    assert shipped.knock_threat(k, model) == 0.0 and shipped._threat_hands is None
+
+    threat0, ahead, _ = weighed(low, 0.0)
+    threat_half, half, _ = weighed(low, 0.5)
+    threat1, now, _ = weighed(low, 1.0)
+    assert (threat0, threat_half, threat1, weighed(low, 3.0)[0]) == (0.0, 0.5, 1.0, 1.0)
+    assert now == 8.0 and ahead != 8.0
+    assert half == pytest.approx((ahead + now) / 2)
+    assert weighed(high, 3.0)[0] == 0.0
+    assert weighed(high, 3.0)[1] == weighed(high, 0.0)[1]
+
+
 def test_the_hint_at_the_last_chance_knocks_only_if_the_knock_beats_a_void_hand() -> None:
     """The positions above: against ten of the aces, twos and threes a knock with 8 is always
     undercut (every ten melds down to 3 or less), so the hint plays on (the hand is then void)
