@@ -592,7 +592,7 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
     high = last_chance("Ks Kh Qd Qc Js Jh Td Tc 3s 3d", "6d 6c")
     kd = parse_cards("Kd")[0]
 
-    def weighed(state: ginrummy.HandState, weight: float) -> tuple[float, float, float]:
+    def weighed(state: ginrummy.HandState, weight: float) -> tuple[float, float]:
         master = MasterPlayer("t")
         master.threat_weight = weight
         k = Knowledge(state.view(1))
@@ -601,7 +601,7 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
         draws, _ = master.discard_choices(k, discard_options(k), model)
         danger = master.danger_weight * master.danger(k, int(kd), model)
         value = master.discard_value(k, int(kd), draws, model, master.gin_bonus)
-        return master.knock_threat(k, model), value - danger, danger
+        return master.knock_threat(k, model), value - danger
 
     shipped = MasterPlayer("t")
     assert shipped.threat_weight == 0.0
@@ -610,9 +610,9 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
     assert model is not None
     assert shipped.knock_threat(k, model) == 0.0 and shipped._threat_hands is None
 
-    threat0, ahead, _ = weighed(low, 0.0)
-    threat_half, half, _ = weighed(low, 0.5)
-    threat1, now, _ = weighed(low, 1.0)
+    threat0, ahead = weighed(low, 0.0)
+    threat_half, half = weighed(low, 0.5)
+    threat1, now = weighed(low, 1.0)
     assert (threat0, threat_half, threat1, weighed(low, 3.0)[0]) == (0.0, 0.5, 1.0, 1.0)
     assert now == 8.0 and ahead != 8.0
     assert half == pytest.approx((ahead + now) / 2)
