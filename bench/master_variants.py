@@ -376,26 +376,7 @@ class ScoreShare(MasterPlayer):
         return table_utility(table, target, k.my_points, k.opp_points, points)
 
 
-class PositionHands(MasterPlayer):
-    """Master that deals a position's plausible opposing hands once for all its candidate
-    discards (:meth:`position_hands`)."""
-
-    def position_hands(self, k: Knowledge, model: OpponentModel, tag: str, count: int) -> list[int]:
-        """``count`` plausible opposing hands at this position, from a source seeded by the
-        player's seed, ``tag`` and the position; dealt again only when the position or the
-        tag changes."""
-        key = (tag, k.turn, k.hand)
-        if self._hands is None or self._hands[0] != key:
-            rng = random.Random(f"{self.seed}/{tag}/{k.turn}/{k.hand}")
-            deals = model.deals(rng, count, self.belief_sharpness(k))
-            self._hands = (key, [opp for opp, _ in deals])
-        return self._hands[1]
-
-    _hands: tuple[tuple[str, int, int], list[int]] | None = None
-    """The last position's key and opposing hands."""
-
-
-class EnderDanger(PositionHands):
+class EnderDanger(MasterPlayer):
     """Master whose discards also weigh what the card costs when it lets the opponent end the
     hand at once (``ender-W``): over plausible opposing hands, the points this seat loses when
     the opponent takes the card and goes gin (always) or knocks (taken to knock at half of
@@ -442,7 +423,7 @@ class GinFeed(EnderDanger):
     ender_samples = 64
 
 
-class PileOuts(PositionHands):
+class PileOuts(MasterPlayer):
     """Master whose discard search counts the opponent's next discard as a first draw it may
     take (``pileouts-W``). The two-draw search draws from the stock twice; yet before this
     seat's next draw the opponent discards, and master takes that card when its two-draw

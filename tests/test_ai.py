@@ -422,12 +422,14 @@ def test_master_weighs_pile_and_stock_two_draws_deep() -> None:
 def test_master_discards_by_the_two_draw_search() -> None:
     """At ordinary discards (no knock possible) master throws, of its ranking's best three
     within 4 points (the expert's, gin counting 25 points more than a knock), the one with
-    the least two-draw expectation (a knock counting 5 points less, gin 35 less again) plus
-    the weighted danger; with the search off it throws its ranking's best card; with the
+    the least two-draw expectation (a knock counting 5 points less, gin 35 less again), mixed
+    with the deadwood it keeps now by the opponent's threat to knock, plus the weighted
+    danger; with the search off it throws its ranking's best card; with the
     expert's model and ranking too, exactly the expert's choice. Over the positions of
     twelve expert hands it disagrees with its ranking on some, not all."""
     from ginrummy.ai.evaluate import draw_weights, expected_after_two_draws
     from ginrummy.ai.master import MasterPlayer
+    from ginrummy.melds import deadwood_mask
 
     master, plain, plain_expert = MasterPlayer("t"), MasterPlayer("t"), MasterPlayer("t")
     plain.discard_search = plain_expert.discard_search = False
@@ -440,6 +442,7 @@ def test_master_discards_by_the_two_draw_search() -> None:
     )
     expert = player("expert", "t")
     positions = differ = 0
+    threats: list[float] = []
     for i in range(12):
         state = ginrummy.deal(ginrummy.Rules.preset("classic"), 0, shuffled_deck(f"two/{i}"))
         bots = {0: player("expert", f"two/{i}/0"), 1: player("expert", f"two/{i}/1")}
@@ -456,10 +459,16 @@ def test_master_discards_by_the_two_draw_search() -> None:
                 scored = master.scored_discards(k, k.hand, options, draws, model)
                 near = [c for sc, c in scored if sc <= scored[0][0] + 4.0][:3]
 
-                def value(c: int, k: Knowledge = k, draws: list = draws, model=model) -> float:
+                threat = master.knock_threat(k, model)
+                threats.append(threat)
+
+                def value(
+                    c: int, k: Knowledge = k, draws: list = draws, model=model, threat=threat
+                ) -> float:
                     kept = k.hand & ~(1 << c)
                     two = expected_after_two_draws(kept, draws, k.knock_limit, 5.0, gin_bonus=35.0)
-                    return two + 2.0 * model.usefulness(c)
+                    mixed = (1.0 - threat) * two + threat * deadwood_mask(kept)
+                    return mixed + 2.0 * model.usefulness(c)
 
                 want = min(near, key=lambda c: (value(c), near.index(c)))
                 assert master.choose(view) == DISCARD_TEXT[want]
@@ -470,6 +479,7 @@ def test_master_discards_by_the_two_draw_search() -> None:
             state = state.apply(bots[seat].choose(view), seat)
     assert positions > 100
     assert 0 < differ < positions
+    assert 0.0 in threats and max(threats) > 0.0
 
 
 def test_master_knocks_with_the_card_that_leaves_least_to_lay_off() -> None:
@@ -583,8 +593,8 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
     of it, or all of it at 1 and above); against ten high cards with no meld none is, so
     there is no threat whatever the weight. With the threat whole, a discard is worth the
     deadwood it keeps now (Kd thrown keeps 4h-6h, the nines, the sevens and 8h: 8) plus its
-    danger; at 0.5, halfway between that and the two-draw value. Off in master as shipped: no
-    opposing hand is dealt for it."""
+    danger; at 0.5 (master as shipped), halfway between that and the two-draw value. Off in
+    ``master-2026-11``: no opposing hand is dealt for it."""
     from ginrummy.ai.evaluate import OpponentModel
     from ginrummy.ai.master import MasterPlayer
 
@@ -603,12 +613,19 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
         value = master.discard_value(k, int(kd), draws, model, master.gin_bonus)
         return master.knock_threat(k, model), value - danger
 
-    shipped = MasterPlayer("t")
-    assert shipped.threat_weight == 0.0
+    frozen = player("master-2026-11", "t")
+    assert isinstance(frozen, MasterPlayer) and frozen.threat_weight == 0.0
     k = Knowledge(low.view(1))
-    model = shipped.model(k)
+    model = frozen.model(k)
     assert model is not None
-    assert shipped.knock_threat(k, model) == 0.0 and shipped._threat_hands is None
+    assert frozen.knock_threat(k, model) == 0.0 and frozen._position_hands is None
+    shipped = MasterPlayer("t")
+    assert shipped.threat_weight == 0.5
+    shipped_model = shipped.model(k)
+    assert shipped_model is not None
+    assert shipped.knock_threat(k, shipped_model) == 0.5
+    assert shipped._position_hands is not None
+    assert len(shipped._position_hands[1]["threat"]) == 64
 
     threat0, ahead = weighed(low, 0.0)
     threat_half, half = weighed(low, 0.5)

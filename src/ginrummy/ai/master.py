@@ -334,18 +334,24 @@ class MasterPlayer(ExpertPlayer):
     ``master-2026-11`` over five seeds (clear of zero on four) and won 0.9 % points more of
     them (clear of zero on one; docs/ai.md, "The score left out")."""
 
-    threat_weight = 0.0
+    threat_weight = 0.5
     """How far the opponent's threat to end the hand moves an ordinary discard's value in the
     two-draw search from the expectation after two draws towards the deadwood the hand keeps
     now (:meth:`discard_value`): by this weight times the share of :data:`OPPOSING_HANDS`
     plausible opposing hands already within the knock limit, at most all the way
-    (:meth:`knock_threat`). 0 (off) in master as shipped and in every frozen player; measured
-    as ``threat-W`` of ``bench/master_variants.py`` (docs/ai.md, "The end of the game, and the
-    opponent's threat in the discards", and later sections)."""
+    (:meth:`knock_threat`). 0 until 2026-12-07 (and in every frozen player); 0.5 since: on
+    fourteen seeds of games against ``master-2026-11`` it won 60.1 % of them against 59.2 %
+    with the weight at 0, and made +0.09 points a hand more (``threat-W`` of
+    ``bench/master_variants.py``; docs/ai.md, "The end of the game, and the opponent's threat
+    in the discards", and later sections)."""
 
-    _threat_hands: tuple[tuple[int, int], list[int]] | None = None
-    """The last position's key (turn, hand) and its plausible opposing hands for
-    :meth:`knock_threat`."""
+    _position_hands: tuple[tuple[int, int], dict[str, list[int]]] | None = None
+    """The last position's key (turn, hand) and its plausible opposing hands by tag
+    (:meth:`position_hands`)."""
+
+    _threat: tuple[tuple[int, int], float] | None = None
+    """The last position's key and its share of opposing hands within the knock limit
+    (:meth:`knock_threat`)."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
@@ -667,7 +673,7 @@ class MasterPlayer(ExpertPlayer):
     ) -> float:
         """A candidate discard's value in the two-draw search (less is better):
         :meth:`two_draws_ahead` of the hand without it, mixed with the deadwood it keeps now
-        by :meth:`knock_threat` (:attr:`threat_weight`; none in master as shipped), plus the
+        by :meth:`knock_threat` (:attr:`threat_weight`), plus the
         weighted danger of feeding the opponent, as the expert weighs it."""
         kept = k.hand & ~(1 << card)
         ahead = self.two_draws_ahead(k, kept, draws, gin)
@@ -684,23 +690,35 @@ class MasterPlayer(ExpertPlayer):
     def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
         """How far an ordinary discard's value moves towards :meth:`kept_now`: the share of
         :meth:`threat_hands` within the knock limit times :attr:`threat_weight`, at most 1;
-        0 without dealing any hand when the weight is 0."""
+        0 without dealing any hand when the weight is 0. The share is counted once a
+        position."""
         if not self.threat_weight:
             return 0.0
-        hands = self.threat_hands(k, model)
-        share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
-        return min(1.0, self.threat_weight * share)
+        key = (k.turn, k.hand)
+        if self._threat is None or self._threat[0] != key:
+            hands = self.threat_hands(k, model)
+            share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
+            self._threat = (key, share)
+        return min(1.0, self.threat_weight * self._threat[1])
 
     def threat_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
-        """:data:`OPPOSING_HANDS` plausible opposing hands at this position, from a source
-        seeded by the player's seed and the position (the player's own random stream is
+        """The :data:`OPPOSING_HANDS` plausible opposing hands of :meth:`knock_threat`
+        (:meth:`position_hands` tagged ``threat``)."""
+        return self.position_hands(k, model, "threat", OPPOSING_HANDS)
+
+    def position_hands(self, k: Knowledge, model: OpponentModel, tag: str, count: int) -> list[int]:
+        """``count`` plausible opposing hands at this position, from a source seeded by the
+        player's seed, ``tag`` and the position (the player's own random stream is
         untouched), dealt once for all of the position's candidate discards."""
         key = (k.turn, k.hand)
-        if self._threat_hands is None or self._threat_hands[0] != key:
-            rng = random.Random(f"{self.seed}/threat/{k.turn}/{k.hand}")
-            deals = model.deals(rng, OPPOSING_HANDS, self.belief_sharpness(k))
-            self._threat_hands = (key, [opp for opp, _ in deals])
-        return self._threat_hands[1]
+        if self._position_hands is None or self._position_hands[0] != key:
+            self._position_hands = (key, {})
+        hands = self._position_hands[1]
+        if tag not in hands:
+            rng = random.Random(f"{self.seed}/{tag}/{k.turn}/{k.hand}")
+            deals = model.deals(rng, count, self.belief_sharpness(k))
+            hands[tag] = [opp for opp, _ in deals]
+        return hands[tag]
 
     def search_gin_bonus(self, k: Knowledge) -> float:
         """The gin bonus of the two-draw search against this opponent: :attr:`gin_bonus`, or

@@ -81,6 +81,7 @@ class Master202611(MasterPlayer):
     adapt = False
     learned_beliefs = False
     learned_knock = False
+    threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
 
 
 class MasterKnockKA(MasterPlayer):
@@ -98,4 +99,5 @@ class MasterKnockKA(MasterPlayer):
     gin_bonus = 0.0
     estimate_gin_bonus = 0.0
     adapt = False
+    threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
     knock_params = "knock-kA"

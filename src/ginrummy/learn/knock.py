@@ -65,6 +65,7 @@ class SimulatedKnockMaster(MasterPlayer):
     gin_bonus = 0.0
     estimate_gin_bonus = 0.0
     learned_knock = False
+    threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
 
 
 class SimulatedKnockGinMaster(MasterPlayer):
@@ -80,6 +81,7 @@ class SimulatedKnockGinMaster(MasterPlayer):
     gin_bonus = 25.0
     estimate_gin_bonus = 0.0
     learned_knock = False
+    threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
 
 
 class KnockKAGinMaster(MasterKnockKA):
