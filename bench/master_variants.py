@@ -68,7 +68,10 @@ the real score (as ``master-2026-11`` does at every score) only while a side nee
 **Keeping deadwood low when the opponent is close** (``threat-W``). The two-draw discard
 search's value mixed with the deadwood the discard keeps now, by ``W`` times the share of
 plausible opposing hands already within the knock limit (a model-based form of ``late-W`` and
-``hazard-Q``).
+``hazard-Q``). Master does this at ``W`` 0.5 since 2026-12-07
+(:attr:`MasterPlayer.threat_weight`), so ``threat-0.5`` now plays exactly as master, and the
+other variants here carry the threat too; the figures in docs/ai.md before that date are
+against master without it.
 
     python bench/master_variants.py master-2026-11 threat-1.0 threat-0.5 --deals 2000 \
         --seed th-1
@@ -528,7 +531,7 @@ class Threat(MasterPlayer):
     """Master whose two-draw discard search mixes a discard's two-draw value with the deadwood
     it keeps now, by :attr:`~MasterPlayer.threat_weight` times the share of
     :data:`OPPOSING_HANDS` plausible opposing hands already within the knock limit, at most 1
-    (``threat-W``; master's :meth:`~MasterPlayer.knock_threat`, off in master)."""
+    (``threat-W``; master's :meth:`~MasterPlayer.knock_threat`, at 0.5 in master)."""
 
     level = "v-threat"
     threat_weight = 1.0
