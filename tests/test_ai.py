@@ -637,6 +637,40 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
     assert weighed(high, 3.0)[1] == weighed(high, 0.0)[1]
 
 
+def test_master_deals_a_positions_opposing_hands_once_per_tag() -> None:
+    """``position_hands`` deals each tag's plausible opposing hands once a position, from a
+    source seeded by the player's seed, the tag and the position: asked again, the same list;
+    another tag at the same position keeps the first; a new player with the same seed deals
+    the same hands; at another position they are dealt again (and the first position's are
+    let go). Against ten of twelve known cards every hand is ten of those twelve."""
+    from ginrummy.ai.evaluate import OpponentModel
+    from ginrummy.ai.master import MasterPlayer
+
+    state = last_chance("As 2s 3s Ah 2h 3h Ad 2d 3d Ac", "2c 3c")
+    twelve = sum(1 << int(c) for c in parse_cards("As 2s 3s Ah 2h 3h Ad 2d 3d Ac 2c 3c"))
+    master = MasterPlayer("t")
+    k = Knowledge(state.view(1))
+    model = master.model(k)
+    assert isinstance(model, OpponentModel)
+    threat = master.position_hands(k, model, "threat", 16)
+    other = master.position_hands(k, model, "other", 8)
+    assert master.position_hands(k, model, "threat", 16) is threat
+    assert master.threat_hands(k, model) is threat
+    assert len(threat) == 16 and len(other) == 8
+    assert all(h & ~twelve == 0 and h.bit_count() == 10 for h in threat + other)
+    again = MasterPlayer("t")
+    assert again.position_hands(k, model, "threat", 16) == threat
+    fresh = ginrummy.deal(ginrummy.Rules.preset("classic"), 0, shuffled_deck("tags"))
+    fresh = fresh.apply("pass").apply("pass").apply("stock")
+    later = Knowledge(fresh.view(fresh.to_act or 0))
+    assert later.turn != k.turn
+    later_model = master.model(later)
+    assert later_model is not None
+    dealt = master.position_hands(later, later_model, "threat", 16)
+    assert dealt is not threat and all(h & later.hand == 0 for h in dealt)
+    assert master._position_hands is not None and set(master._position_hands[1]) == {"threat"}
+
+
 def test_the_hint_at_the_last_chance_knocks_only_if_the_knock_beats_a_void_hand() -> None:
     """The positions above: against ten of the aces, twos and threes a knock with 8 is always
     undercut (every ten melds down to 3 or less), so the hint plays on (the hand is then void)
