@@ -633,8 +633,9 @@ def test_master_can_weigh_the_opponents_threat_to_knock_in_its_discards() -> Non
     assert (threat0, threat_half, threat1, weighed(low, 3.0)[0]) == (0.0, 0.5, 1.0, 1.0)
     assert now == 8.0 and ahead != 8.0
     assert half == pytest.approx((ahead + now) / 2)
-    assert weighed(high, 3.0)[0] == 0.0
-    assert weighed(high, 3.0)[1] == weighed(high, 0.0)[1]
+    high_threat, high_value = weighed(high, 3.0)
+    assert high_threat == 0.0
+    assert high_value == weighed(high, 0.0)[1]
 
 
 def test_master_deals_a_positions_opposing_hands_once_per_tag() -> None:

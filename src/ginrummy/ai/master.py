@@ -673,8 +673,8 @@ class MasterPlayer(ExpertPlayer):
     ) -> float:
         """A candidate discard's value in the two-draw search (less is better):
         :meth:`two_draws_ahead` of the hand without it, mixed with the deadwood it keeps now
-        by :meth:`knock_threat` (:attr:`threat_weight`), plus the
-        weighted danger of feeding the opponent, as the expert weighs it."""
+        by :meth:`knock_threat` (:attr:`threat_weight`), plus the weighted danger of feeding
+        the opponent, as the expert weighs it."""
         kept = k.hand & ~(1 << card)
         ahead = self.two_draws_ahead(k, kept, draws, gin)
         threat = self.knock_threat(k, model)
