@@ -168,10 +168,21 @@ mixed by ``W`` with the stock alone.
 
     python bench/master_variants.py master-2026-11 pileouts-1.0 --deals 1000 --seed po-1
 
+**The threat in the draw, and the stock's last draws** (``pthreat-W``, ``endstock``;
+2026-12-07, a twelfth session). ``pthreat-W`` weighs the opponent's threat in the choice
+between the pile and the stock as master does in its discards: each side's two-draw value
+moves towards the deadwood it leaves after this turn by ``W`` times the threat's share.
+``endstock`` values a discard by as many of this seat's draws as the stock has left (two,
+one, or none: then the deadwood it keeps).
+
+    python bench/master_variants.py master-2026-11 pthreat-0.5 --games 300 --seed gs-17 --alone
+    python bench/master_variants.py master-2026-11 endstock --deals 2000 --seed es-1
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile"; "The
-opponent's next discard as a draw").
+opponent's next discard as a draw"; "The threat in the draw, a stronger threat, the stock's
+last draws and a smaller gin bonus in games").
 """
 
 from __future__ import annotations
@@ -182,7 +193,7 @@ from collections.abc import Sequence
 
 import knocker_signals  # sibling scripts: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
-from ginrummy.ai.base import end_action
+from ginrummy.ai.base import end_action, least_deadwood_discard
 from ginrummy.ai.evaluate import (
     OpponentModel,
     bonused,
@@ -572,6 +583,68 @@ class ThreatLayoffs(Threat):
         return sum(losses) / len(losses)
 
 
+class PileThreat(MasterPlayer):
+    """Master whose choice between the pile and the stock weighs the opponent's threat as its
+    discards do (``pthreat-W``): each side's two-draw value moves towards the deadwood it
+    leaves after this turn (the pile's card taken and the best card thrown; a stock draw's
+    expectation, one draw), by ``W`` times the share of plausible opposing hands already
+    within the knock limit (the share of :meth:`~MasterPlayer.knock_threat`)."""
+
+    level = "v-pthreat"
+    pile_threat = 0.5
+
+    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
+        if k.top < 0 or any(d == k.top for _, d in k.my_pairs):
+            return False
+        _, draws, model = self.pile_edge(k)
+        assert model is not None
+        gin = self.search_gin_bonus(k)
+        stock = self.two_draws_ahead(k, k.hand, draws, gin)
+        pile = self.pile_two_draws_ahead(k, draws, gin)
+        share = self.knock_threat(k, model) / self.threat_weight
+        threat = min(1.0, self.pile_threat * share)
+        if threat:
+            after = deadwood_after_discards_mask(k.hand | 1 << k.top)
+            after.pop(k.top)
+            stock = (1.0 - threat) * stock + threat * expected_after_draw(k.hand, draws)
+            pile = (1.0 - threat) * pile + threat * min(after.values())
+        return stock - pile > 0
+
+
+class EndStock(MasterPlayer):
+    """Master whose discard search counts the draws the stock has left (``endstock``). With
+    ``S`` cards in the stock at a discard, this seat draws again twice only if ``S >= 6``,
+    once if ``S`` is 4 or 5 (the opponent's draw, then its own, the last at 4; at 5 the
+    opponent's next draw is its last chance), and never at ``S <= 3`` (the opponent's next
+    draw leaves two: its last chance, then the hand is void). Master's search looks two draws
+    deep whatever is left: here a candidate is valued by one draw (:func:`expected_after_draw`,
+    the same bonuses) when one is left, and by the deadwood it keeps when none is (what counts
+    then is the opponent's last chance: ``hard``, ``expert`` and ``master-2026-11`` knock at
+    it whenever they can, and the less deadwood kept, the likelier the undercut); the hand's
+    least-deadwood discard is then always among the candidates. The threat's mix and the
+    danger of feeding the opponent as in master."""
+
+    level = "v-endstock"
+
+    def discard_choices(
+        self, k: Knowledge, options: dict[int, int], model: OpponentModel
+    ) -> tuple[list[tuple[int, float]], list[int]]:
+        draws, candidates = super().discard_choices(k, options, model)
+        least = least_deadwood_discard(options)[0]
+        if k.stock_size <= 3 and least not in candidates:
+            candidates = [*candidates, least]
+        return draws, candidates
+
+    def two_draws_ahead(
+        self, k: Knowledge, kept: int, draws: Sequence[tuple[int, float]], gin: float
+    ) -> float:
+        if k.view.phase != "discard" or k.stock_size >= 6:
+            return super().two_draws_ahead(k, kept, draws, gin)
+        if k.stock_size <= 3:
+            return float(deadwood_mask(kept))
+        return expected_after_draw(kept, draws, k.knock_limit, self.discard_knock_bonus, gin)
+
+
 class Lead(MasterPlayer):
     """Master that knocks more readily the more it leads the game and less readily the more
     it trails (``lead-M``): its knock margin moves by ``M`` times the lead over 50 points,
@@ -909,6 +982,7 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "lead-": (Lead, "swing", float),
     "guard-": (ThreatGuard, "guard", float),
     "threatl-": (ThreatLayoffs, "threat_weight", float),
+    "pthreat-": (PileThreat, "pile_threat", float),
     "replies-": (Hazard, "replies", int),
     "hazard-": (Hazard, "hazard", float),
     "share-": (ScoreShare, "share", float),
@@ -954,6 +1028,8 @@ def variant(name: str, weights: Sequence[float]) -> str:
         if not weights:
             raise SystemExit("sdetect needs --weights (bench/knocker_signals.py score)")
         TEST_LEVELS[level] = type(name, (SoftDetect,), {"level": level, "weights": tuple(weights)})
+    elif name == "endstock":
+        TEST_LEVELS[level] = type(name, (EndStock,), {"level": level})
     elif name in ("last-sim", "last-never"):
         TEST_LEVELS[level] = type(name, (LastChance,), {"level": level, "mode": name[5:]})
     elif name in ("chase-cont", "chase-min", "chase-stop"):
