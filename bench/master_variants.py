@@ -588,7 +588,8 @@ class PileThreat(MasterPlayer):
     discards do (``pthreat-W``): each side's two-draw value moves towards the deadwood it
     leaves after this turn (the pile's card taken and the best card thrown; a stock draw's
     expectation, one draw), by ``W`` times the share of plausible opposing hands already
-    within the knock limit (the share of :meth:`~MasterPlayer.knock_threat`)."""
+    within the knock limit (:meth:`~MasterPlayer.threat_hands`, as
+    :meth:`~MasterPlayer.knock_threat` counts them, whatever master's own weight)."""
 
     level = "v-pthreat"
     pile_threat = 0.5
@@ -601,7 +602,8 @@ class PileThreat(MasterPlayer):
         gin = self.search_gin_bonus(k)
         stock = self.two_draws_ahead(k, k.hand, draws, gin)
         pile = self.pile_two_draws_ahead(k, draws, gin)
-        share = self.knock_threat(k, model) / self.threat_weight
+        hands = self.threat_hands(k, model)
+        share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
         threat = min(1.0, self.pile_threat * share)
         if threat:
             after = deadwood_after_discards_mask(k.hand | 1 << k.top)
@@ -614,9 +616,10 @@ class PileThreat(MasterPlayer):
 class EndStock(MasterPlayer):
     """Master whose discard search counts the draws the stock has left (``endstock``). With
     ``S`` cards in the stock at a discard, this seat draws again twice only if ``S >= 6``,
-    once if ``S`` is 4 or 5 (the opponent's draw, then its own, the last at 4; at 5 the
-    opponent's next draw is its last chance), and never at ``S <= 3`` (the opponent's next
-    draw leaves two: its last chance, then the hand is void). Master's search looks two draws
+    once if ``S`` is 4 or 5 (the opponent draws first; at 4 this seat's next draw is its own
+    last chance, at 5 the opponent's draw after it is the opponent's), and never at
+    ``S <= 3`` (the opponent's next draw leaves two: its last chance, then the hand is
+    void). Master's search looks two draws
     deep whatever is left: here a candidate is valued by one draw (:func:`expected_after_draw`,
     the same bonuses) when one is left, and by the deadwood it keeps when none is (what counts
     then is the opponent's last chance: ``hard``, ``expert`` and ``master-2026-11`` knock at
