@@ -587,30 +587,23 @@ class PileThreat(MasterPlayer):
     """Master whose choice between the pile and the stock weighs the opponent's threat as its
     discards do (``pthreat-W``): each side's two-draw value moves towards the deadwood it
     leaves after this turn (the pile's card taken and the best card thrown; a stock draw's
-    expectation, one draw), by ``W`` times the share of plausible opposing hands already
-    within the knock limit (:meth:`~MasterPlayer.threat_hands`, as
-    :meth:`~MasterPlayer.knock_threat` counts them, whatever master's own weight)."""
+    expectation, one draw), by ``W`` times :meth:`~MasterPlayer.threat_share`, whatever
+    master's own weight."""
 
     level = "v-pthreat"
     pile_threat = 0.5
 
-    def wants_pile(self, k: Knowledge, view: PlayerView) -> bool:
-        if k.top < 0 or any(d == k.top for _, d in k.my_pairs):
-            return False
-        _, draws, model = self.pile_edge(k)
+    def two_draw_pile_edge(self, k: Knowledge, draws: Sequence[tuple[int, float]]) -> float:
+        edge = super().two_draw_pile_edge(k, draws)
+        model = self.model(k)
         assert model is not None
-        gin = self.search_gin_bonus(k)
-        stock = self.two_draws_ahead(k, k.hand, draws, gin)
-        pile = self.pile_two_draws_ahead(k, draws, gin)
-        hands = self.threat_hands(k, model)
-        share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
-        threat = min(1.0, self.pile_threat * share)
-        if threat:
-            after = deadwood_after_discards_mask(k.hand | 1 << k.top)
-            after.pop(k.top)
-            stock = (1.0 - threat) * stock + threat * expected_after_draw(k.hand, draws)
-            pile = (1.0 - threat) * pile + threat * min(after.values())
-        return stock - pile > 0
+        threat = min(1.0, self.pile_threat * self.threat_share(k, model))
+        if not threat:
+            return edge
+        after = deadwood_after_discards_mask(k.hand | 1 << k.top)
+        after.pop(k.top)
+        now = expected_after_draw(k.hand, draws) - min(after.values())
+        return (1.0 - threat) * edge + threat * now
 
 
 class EndStock(MasterPlayer):

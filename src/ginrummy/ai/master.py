@@ -351,7 +351,7 @@ class MasterPlayer(ExpertPlayer):
 
     _threat: tuple[tuple[int, int], float] | None = None
     """The last position's key and its share of opposing hands within the knock limit
-    (:meth:`knock_threat`)."""
+    (:meth:`threat_share`)."""
 
     def model(self, k: Knowledge) -> OpponentModel | None:
         return LearnedOpponentModel(k) if self.learned_beliefs else OpponentModel(k)
@@ -688,18 +688,22 @@ class MasterPlayer(ExpertPlayer):
         return deadwood_mask(kept)
 
     def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
-        """How far an ordinary discard's value moves towards :meth:`kept_now`: the share of
-        :meth:`threat_hands` within the knock limit times :attr:`threat_weight`, at most 1;
-        0 without dealing any hand when the weight is 0. The share is counted once a
-        position."""
+        """How far an ordinary discard's value moves towards :meth:`kept_now`:
+        :meth:`threat_share` times :attr:`threat_weight`, at most 1; 0 without dealing any
+        hand when the weight is 0."""
         if not self.threat_weight:
             return 0.0
+        return min(1.0, self.threat_weight * self.threat_share(k, model))
+
+    def threat_share(self, k: Knowledge, model: OpponentModel) -> float:
+        """The share of :meth:`threat_hands` already within the knock limit, counted once a
+        position."""
         key = (k.turn, k.hand)
         if self._threat is None or self._threat[0] != key:
             hands = self.threat_hands(k, model)
             share = sum(deadwood_mask(opp) <= k.knock_limit for opp in hands) / len(hands)
             self._threat = (key, share)
-        return min(1.0, self.threat_weight * self._threat[1])
+        return self._threat[1]
 
     def threat_hands(self, k: Knowledge, model: OpponentModel) -> list[int]:
         """The :data:`OPPOSING_HANDS` plausible opposing hands of :meth:`knock_threat`
