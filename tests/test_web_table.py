@@ -266,11 +266,24 @@ def dismiss_hand_end(page: Page, seen: list[dict[str, Any]]) -> None:
 def to_game_end(page: Page, server: Server, ends: list[dict[str, Any]]) -> None:
     """The game is over on the server: once the page has staged its last view, check and
     dismiss the last hand's screen, then wait for the end of the game."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     version = server_view(server, page)["version"]
-    page.wait_for_function(
-        f"Number(document.body.dataset.version) >= {version}"
-        " && document.body.dataset.staging === 'false'"
-    )
+    try:
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) >= {version}"
+            " && document.body.dataset.staging === 'false'"
+        )
+    except PlaywrightTimeout as error:  # say what the page was doing (a rare CI timeout)
+        state = page.evaluate(
+            "({version: document.body.dataset.version, staging: document.body.dataset.staging,"
+            " page: document.body.dataset.page, hand: document.body.dataset.hand,"
+            " handEnd: !document.querySelector('#hand-end').hidden,"
+            " gameEnd: !document.querySelector('#game-end').hidden,"
+            " status: (document.querySelector('#status') || {}).textContent,"
+            " connection: !document.querySelector('#conn').hidden})"
+        )
+        raise AssertionError(f"the page never staged version {version}: {state}") from error
     if page.is_visible("#hand-end"):
         dismiss_hand_end(page, ends)
     page.wait_for_selector("#game-end:not([hidden])")
