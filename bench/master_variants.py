@@ -178,11 +178,18 @@ one, or none: then the deadwood it keeps).
     python bench/master_variants.py master-2026-11 pthreat-0.5 --games 300 --seed gs-17 --alone
     python bench/master_variants.py master-2026-11 endstock --deals 2000 --seed es-1
 
+**Where the first hand's hedge acts** (``hedgeto-T``, ``hedgefrom-T``; 2026-12-07, a
+thirteenth session). Master hedges (:attr:`MasterPlayer.knocker_prior`) only at chances whose
+hand has had at most ``T`` draws (both seats'), or at least ``T``; elsewhere, before the game
+shows a style, its own learned knock alone.
+
+    python bench/master_variants.py baseline knocker_prior=0 hedgeto-8 hedgefrom-9 --deals 1000
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile"; "The
 opponent's next discard as a draw"; "The threat in the draw, a stronger threat, the stock's
-last draws and a smaller gin bonus in games").
+last draws and a smaller gin bonus in games"; "Where the first hand's hedge acts").
 """
 
 from __future__ import annotations
@@ -858,6 +865,23 @@ class KindFixed(MasterPlayer):
         return self.kind
 
 
+class HedgeWindow(MasterPlayer):
+    """Master hedging (:attr:`MasterPlayer.knocker_prior`) only at chances whose hand has had
+    from :attr:`first` to :attr:`last` draws (both seats'; ``hedgeto-T``: up to ``T``,
+    ``hedgefrom-T``: from ``T``); elsewhere, with the style not yet shown, its own learned
+    knock alone (as at ``knocker_prior=0``)."""
+
+    level = "v-hedge"
+    first = 0
+    last = 99
+
+    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
+        if not self.first <= k.turn <= self.last and self.opponent_kind(k) is None:
+            name = self.knock_params
+            return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
+        return super().learned_edge(k, estimate0)
+
+
 class KnockerOdds(MasterPlayer):
     """Master taking the opponent for a knocker once the odds of one (knocking at 98 % of
     its chances) against a player knocking at ``master-2026-11``'s rates by turn reach
@@ -986,6 +1010,8 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "ginfeed-": (GinFeed, "weight", float),
     "pileouts-": (PileOuts, "weight", float),
     "late-": (LateDeadwood, "weight", float),
+    "hedgeto-": (HedgeWindow, "last", int),
+    "hedgefrom-": (HedgeWindow, "first", int),
 }
 """The variants named ``<prefix><number>``: the class, and the attribute the number sets."""
 
