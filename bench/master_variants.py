@@ -875,11 +875,8 @@ class HedgeWindow(MasterPlayer):
     first = 0
     last = 99
 
-    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
-        if not self.first <= k.turn <= self.last and self.opponent_kind(k) is None:
-            name = self.knock_params
-            return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
-        return super().learned_edge(k, estimate0)
+    def hedge_chance(self, k: Knowledge) -> float:
+        return super().hedge_chance(k) if self.first <= k.turn <= self.last else 0.0
 
 
 class KnockerOdds(MasterPlayer):
@@ -907,11 +904,8 @@ class KnockerOdds(MasterPlayer):
             return "player"
         return None
 
-    def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
-        if self.unhedged and k.view.past_hands and self.opponent_kind(k) is None:
-            name = self.knock_params
-            return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
-        return super().learned_edge(k, estimate0)
+    def hedge_chance(self, k: Knowledge) -> float:
+        return 0.0 if self.unhedged and k.view.past_hands else super().hedge_chance(k)
 
 
 class SoftReading(MasterPlayer):

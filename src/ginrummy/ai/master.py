@@ -401,14 +401,19 @@ class MasterPlayer(ExpertPlayer):
         """The learned edge of playing on at 0-0, ``estimate0`` valued there
         (:func:`predicted_edge` with the knock for this opponent; with adaptation on and the
         opponent's style not yet shown, the knock against knockers and master's own mixed by
-        :attr:`knocker_prior`)."""
+        :meth:`hedge_chance`)."""
         name = self.knock_params_for(k)
-        prior = self.knocker_prior if self.adapt else 0.0
+        prior = self.hedge_chance(k)
         if prior <= 0.0 or self.opponent_kind(k) is not None:
             return predicted_edge(self.chance_features(k, estimate0, feature_count(name)), name)
         knocker = self.style_knocks["knocker"]
         x = self.chance_features(k, estimate0, max(feature_count(name), feature_count(knocker)))
         return prior * predicted_edge(x, knocker) + (1.0 - prior) * predicted_edge(x, name)
+
+    def hedge_chance(self, k: Knowledge) -> float:
+        """The chance the knock hedge gives a knocker while the opponent's style is not yet
+        shown: :attr:`knocker_prior` with adaptation on, else 0 (no hedge)."""
+        return self.knocker_prior if self.adapt else 0.0
 
     def chance_features(
         self, k: Knowledge, estimate: KnockEstimate, count: int = len(KNOCK_FEATURES)
