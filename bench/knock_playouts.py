@@ -252,14 +252,18 @@ class WithPlayouts(MasterPlayer):
 
 def attributes_variant(name: str) -> str:
     """Register ``ATTR=VALUE[,ATTR=VALUE...]``, master with those class attributes (an
-    integer where the value has no point, e.g. ``knock_samples=512 danger_weight=1.0``), as a
-    test level; its level name."""
+    integer where the value has no point, e.g. ``knock_samples=512 danger_weight=1.0``;
+    ``none`` for None: ``hedge_params=none,knocker_prior=0``), as a test level; its level
+    name."""
     attributes: dict[str, object] = {}
     for part in name.split(","):
         key, value = part.split("=")
         if not hasattr(MasterPlayer, key):
             raise SystemExit(f"master has no attribute {key!r}")
-        attributes[key] = int(value) if value.lstrip("-").isdigit() else float(value)
+        if value == "none":
+            attributes[key] = None
+        else:
+            attributes[key] = int(value) if value.lstrip("-").isdigit() else float(value)
     level = f"v-{name}"
     TEST_LEVELS[level] = type("attributes", (MasterPlayer,), {"level": level, **attributes})
     return level

@@ -4,14 +4,16 @@ In a game master adapts to a knocker once the finished hands show it (docs/ai.md
 to the opponent"); a single deal, or a game's first hand, shows none. This asks whether the
 hand itself tells, from what the opponent does in public, and what knowing would be worth.
 
-    python bench/knocker_signals.py collect --hands 1500 --workers 2 signals.json.gz
+    python -m ginrummy.learn knocker --hands 1500 --workers 2 --data signals.json.gz
     python bench/knocker_signals.py score signals.json.gz --weights signals-fit.json
     python bench/knocker_signals.py play baseline told-knocker --deals 1000 --workers 2
     python bench/knocker_signals.py play master-2026-11 prior-0.4 detect --weights ...
 
-* ``collect``: ``master`` plays ``--hands`` hands against each of :data:`OPPONENTS` (classic;
-  hand ``i`` dealt from ``<seed>/<opponent>/<i>``, master in seat ``i % 2``); at each of its
-  chances to knock it notes :func:`signals` of the opponent's public play so far this hand.
+* the data (``collect`` here until 2026-12-07, now :mod:`ginrummy.learn.knocker`, whose fit
+  master's hedge ships): ``master-2026-12`` plays ``--hands`` hands against each of five
+  opponents (classic; hand ``i`` dealt from ``<seed>/<opponent>/<i>``, it in seat
+  ``i % 2``); at each of its chances to knock it notes the opponent's public play so far this
+  hand (:func:`ginrummy.ai.signals.knocker_signals`).
 * ``score``: a logistic regression of "the opponent knocks at once" (``baseline``,
   ``style-knock``) on them, fitted on one half of each opponent's hands and scored on the
   other: log-loss against the base rate alone, the area under the ROC curve, and per opponent
@@ -22,7 +24,7 @@ hand itself tells, from what the opponent does in public, and what knowing would
   it knocks by the knock learned against knockers from the first hand, what perfect
   detection would give), ``prior-P`` (its learned edge the mix of the two knocks' with a
   fixed chance ``P`` of a knocker), ``detect`` (the mix with the chance the fit of ``score``
-  gives, ``--weights``).
+  gives, ``--weights``: since 2026-12-07 master itself with the shipped fit).
 
     python bench/knocker_signals.py replay --hands 6000 kA-signals.json
     python bench/knocker_signals.py extend kA-signals.json
@@ -50,7 +52,6 @@ knock features").
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
 import time
@@ -59,7 +60,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ginrummy.ai import TEST_LEVELS, player
+from ginrummy.ai import TEST_LEVELS
 from ginrummy.ai.base import Player
 from ginrummy.ai.knowledge import Knowledge
 from ginrummy.ai.master import (
@@ -71,11 +72,12 @@ from ginrummy.ai.master import (
     predicted_edge,
     quadratic,
 )
-from ginrummy.ai.signals import OPPONENT_PLAY, knock_signals, opponent_play
+from ginrummy.ai.signals import knock_signals, knocker_chance, knocker_features, knocker_signals
 from ginrummy.ai.strong import KnockEstimate
 from ginrummy.arena import Interval, Job, deal_pairs_of, game_pairs, run_tasks
 from ginrummy.cards import shuffled_deck
 from ginrummy.engine.hand import HandState, deal
+from ginrummy.learn import knocker
 from ginrummy.learn.knock import (
     FIRST,
     MAX_ACTIONS,
@@ -94,28 +96,7 @@ from ginrummy.learn.knock import (
 from ginrummy.rules import Rules
 from ginrummy.views import PlayerView
 
-OPPONENTS = ("baseline", "style-knock", "master", "master-2026-11", "expert")
-KNOCKERS = ("baseline", "style-knock")
-SIGNALS = (*OPPONENT_PLAY, "stock")
-"""What :func:`signals` measures of the opponent's play this hand
-(:data:`ginrummy.ai.signals.OPPONENT_PLAY`), and the stock left."""
-
-
-def signals(view: PlayerView) -> tuple[float, ...]:
-    """:data:`SIGNALS` of ``view``'s opponent."""
-    return (*opponent_play(view), float(view.stock_size))
-
-
-def design(x: Sequence[float]) -> list[float]:
-    """The regression's inputs from :data:`SIGNALS`: a bias, the signals, each per discard
-    of the opponent's, and the square of its discards (at most 12) over ten."""
-    turns = max(1.0, x[0])
-    return [1.0, *x, *(v / turns for v in x), min(12.0, x[0]) ** 2 / 10]
-
-
-def knocker_chance(weights: Sequence[float], x: Sequence[float]) -> float:
-    z = sum(w * v for w, v in zip(weights, design(x), strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+KNOCKERS = knocker.KNOCKERS
 
 
 def rows_at_chances(
@@ -137,54 +118,13 @@ def rows_at_chances(
     return rows
 
 
-# --- collect ---------------------------------------------------------------------------------
-
-
-def signals_of_hand(task: tuple[tuple[str, str], int]) -> list[list[float]]:
-    (seed, opponent), i = task
-    tag = f"{seed}/{opponent}/{i}"
-    me = i % 2
-    players = {me: player("master", f"{tag}/m"), 1 - me: player(opponent, f"{tag}/o")}
-    state = deal(Rules.preset("classic"), i // 2 % 2, shuffled_deck(tag))
-    return rows_at_chances(state, players, (me,), lambda view: list(signals(view)))
-
-
-def collect(args: argparse.Namespace) -> None:
-    out: dict[str, list[list[list[float]]]] = {}
-    for opponent in OPPONENTS:
-        started = time.monotonic()
-        hands = run_tasks(signals_of_hand, (args.seed, opponent), args.hands, args.workers)
-        out[opponent] = list(hands)
-        chances = sum(len(h) for h in out[opponent])
-        print(f"{opponent}: {chances} chances ({time.monotonic() - started:.0f} s)", flush=True)
-    with gzip.open(args.data, "wt", encoding="utf-8") as f:
-        json.dump({"seed": args.seed, "signals": SIGNALS, "hands": out}, f)
-
-
 # --- score -----------------------------------------------------------------------------------
-
-
-def logistic_fit(x: Any, y: Any, ridge: float = 1e-3) -> Any:
-    """Newton's method for a logistic regression (a small ridge on every weight)."""
-    import numpy as np
-
-    w = np.zeros(x.shape[1])
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        grad = x.T @ (p - y) / len(y) + ridge * w
-        hess = (x.T * (p * (1 - p))) @ x / len(y) + ridge * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-10:
-            break
-    return w
 
 
 def score(args: argparse.Namespace) -> None:
     import numpy as np
 
-    with gzip.open(args.data, "rt", encoding="utf-8") as f:
-        data = json.load(f)["hands"]
+    _, data = knocker.read_data(Path(args.data))
 
     def rows(first: bool) -> tuple[Any, Any, list[str]]:
         xs, ys, who = [], [], []
@@ -192,7 +132,7 @@ def score(args: argparse.Namespace) -> None:
             half = len(hands) // 2
             for hand in hands[:half] if first else hands[half:]:
                 for x in hand:
-                    xs.append(design(x))
+                    xs.append(knocker_features(x))
                     ys.append(1.0 if opponent in KNOCKERS else 0.0)
                     who.append(opponent)
         return np.array(xs), np.array(ys), who
@@ -200,7 +140,7 @@ def score(args: argparse.Namespace) -> None:
     for first in (True, False):
         x, y, _ = rows(first)
         tx, ty, who = rows(not first)
-        w = logistic_fit(x, y)
+        w = np.array(knocker.logistic_fit(x, y))
         p = np.clip(1.0 / (1.0 + np.exp(-(tx @ w))), 1e-9, 1 - 1e-9)
         loss = -np.mean(ty * np.log(p) + (1 - ty) * np.log(1 - p))
         rate = y.mean()
@@ -225,8 +165,8 @@ def score(args: argparse.Namespace) -> None:
     if args.weights:
         x, y, _ = rows(True)
         x2, y2, _ = rows(False)
-        w = logistic_fit(np.vstack([x, x2]), np.concatenate([y, y2]))
-        Path(args.weights).write_text(json.dumps([round(float(v), 6) for v in w]) + "\n")
+        w = knocker.logistic_fit(np.vstack([x, x2]), np.concatenate([y, y2]))
+        Path(args.weights).write_text(json.dumps([round(v, 6) for v in w]) + "\n")
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -243,7 +183,7 @@ class Blended(MasterPlayer):
     def knocker_chance(self, k: Knowledge) -> float:
         if not self.weights:
             return self.prior
-        return knocker_chance(self.weights, signals(k.view))
+        return knocker_chance(self.weights, knocker_signals(k.view))
 
     def learned_edge(self, k: Knowledge, estimate0: KnockEstimate) -> float:
         if self.opponent_kind(k) is not None:
@@ -513,11 +453,6 @@ def play(args: argparse.Namespace, resolve: Variant = variant) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    c = commands.add_parser("collect")
-    c.add_argument("data")
-    c.add_argument("--hands", type=int, default=1500, help="hands against each opponent")
-    c.add_argument("--seed", default="signals")
-    c.add_argument("--workers", type=int, default=2)
     s = commands.add_parser("score")
     s.add_argument("data")
     s.add_argument("--weights", default=None, help="write the fit on all the data here")
@@ -548,7 +483,6 @@ def main() -> None:
     po.add_argument("--weights", default=None, help="write the fit on all (the last share)")
     args = parser.parse_args()
     run = {
-        "collect": collect,
         "score": score,
         "play": play,
         "replay": replay,

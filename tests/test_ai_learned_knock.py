@@ -78,8 +78,8 @@ def chances_to_knock(seeds: range) -> list[tuple[Knowledge, dict[int, int]]]:
 def test_master_knocks_by_the_learned_edge() -> None:
     """Where master may knock, it knocks exactly when the learned edge of playing on is at
     most zero (its estimate computed as the decision computes it): in a game's first hand,
-    the edge of its own learned knock and of the one against knockers, mixed by
-    ``knocker_prior`` (0.4)."""
+    the edge of its own learned knock and of the one against knockers, mixed by the hedge's
+    chance of a knocker (from the opponent's play this hand)."""
     positions = chances_to_knock(range(6))
     assert len(positions) >= 8
     knocked = played_on = 0
@@ -93,7 +93,8 @@ def test_master_knocks_by_the_learned_edge() -> None:
         est: KnockEstimate = probe.knock_estimate(k, options, model)
         x = probe.chance_features(k, est)
         # no finished hand shows the opponent's style: the two learned knocks mixed
-        prior = master.knocker_prior
+        prior = probe.hedge_chance(k)
+        assert 0.0 < prior < 1.0
         edge = (1 - prior) * predicted_edge(x) + prior * predicted_edge(x, "knock-vs-knocker")
         assert action.startswith("knock") == (edge <= 0), (action, edge)
         knocked += action.startswith("knock")
@@ -275,16 +276,20 @@ class ScoreMaster(MasterPlayer):
 
     score_weight = 1.0
     knocker_prior = 0.0  # its own learned knock alone, as then
+    hedge_params = None
 
 
-def test_master_hedges_until_the_game_shows_the_opponent() -> None:
-    """Before a game shows the opponent's style master's learned edge is its own knock's
-    and the knock against knockers' mixed by ``knocker_prior``; without adapting (or with a
-    prior of 0) its own alone."""
+def test_the_fixed_hedge_until_the_game_shows_the_opponent() -> None:
+    """Before a game shows the opponent's style the learned edge of ``master-2026-12`` (and
+    of master without the regression, :attr:`MasterPlayer.hedge_params` None) is its own
+    knock's and the knock against knockers' mixed by ``knocker_prior``; without adapting
+    (or with a prior of 0) its own alone (master's hedge by the hand's play:
+    tests/test_ai_knocker.py)."""
     assert MasterPlayer.knocker_prior == 0.4
     checked = 0
     for k, options in chances_to_knock(range(2)):
-        master = MasterPlayer("hedge")
+        master = player("master-2026-12", "hedge")
+        assert isinstance(master, MasterPlayer) and master.hedge_params is None
         model = master.model(k)
         assert model is not None
         est = master.knock_estimate(k, options, model)

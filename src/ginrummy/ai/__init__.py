@@ -22,6 +22,7 @@ from .styles import (
     GinOnlyPlayer,
     KnockAtOncePlayer,
     Master202611,
+    Master202612,
     MasterKnockKA,
     NonAdaptingMasterPlayer,
     UndercutterPlayer,
@@ -43,6 +44,7 @@ TEST_LEVELS: dict[str, type[Player]] = {
     "style-gin": GinOnlyPlayer,
     "style-undercut": UndercutterPlayer,
     "master-2026-11": Master202611,
+    "master-2026-12": Master202612,
     "master-no-adapt": NonAdaptingMasterPlayer,
     "master-knock-kA": MasterKnockKA,
 }

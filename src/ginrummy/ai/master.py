@@ -28,7 +28,7 @@ from .evaluate import (
     least_deadwood_discards,
 )
 from .knowledge import Knowledge
-from .signals import knock_signals
+from .signals import KNOCKER_FEATURES, knock_signals, knocker_chance, knocker_signals
 from .sim import Scoring, playout, score_knock
 from .strong import ExpertPlayer, KnockEstimate
 
@@ -192,6 +192,15 @@ def knock_weights(name: str = MASTER_KNOCK) -> tuple[float, ...]:
     return weights
 
 
+def hedge_weights(name: str) -> tuple[float, ...]:
+    """A knocker regression's weights (``params/<name>.json``), checked to be fitted on
+    :data:`~.signals.KNOCKER_FEATURES`."""
+    features, weights = learned_params(name)
+    if features != KNOCKER_FEATURES or len(weights) != len(features):
+        raise ValueError(f"the {name} parameters were fitted on other features")
+    return weights
+
+
 def quadratic(x: tuple[float, ...]) -> tuple[float, ...]:
     """The features and every product of two of them (the bias, first, times none): what the
     learned knock's weights multiply."""
@@ -309,13 +318,21 @@ class MasterPlayer(ExpertPlayer):
     chances). Against players that never knock, a knock learned on hands against them was no
     better than master's own (docs/ai.md), so there is none of its own."""
     knocker_prior = 0.4
-    """With adaptation on, the chance that an opponent whose style the game has not shown yet
-    (:meth:`opponent_kind` None: a single deal, a game's first hand or two) knocks at once:
-    the learned knock's edge is then the two learned knocks' (against knockers, and master's
-    own) mixed by it (:meth:`learned_edge`). 0 (as until 2026-12-06): master's own alone.
-    At 0.4 master made +0.64 points a hand more against ``baseline`` in single deals and
-    -0.61 against ``master-2026-11`` (docs/ai.md, "Hedging until the game shows the
-    opponent")."""
+    """With adaptation on and no :attr:`hedge_params`, the chance that an opponent whose
+    style the game has not shown yet (:meth:`opponent_kind` None: a single deal, a game's
+    first hand or two) knocks at once: the learned knock's edge is then the two learned
+    knocks' (against knockers, and master's own) mixed by it (:meth:`learned_edge`). 0 (as
+    until 2026-12-06): master's own alone. At 0.4 master made +0.64 points a hand more
+    against ``baseline`` in single deals and -0.61 against ``master-2026-11`` (docs/ai.md,
+    "Hedging until the game shows the opponent"); master's hedge of 2026-12-06 and 07
+    (``master-2026-12``)."""
+    hedge_params: str | None = "knocker-signals"
+    """The logistic regression (``params/<hedge_params>.json``, fitted by
+    :mod:`ginrummy.learn.knocker`) that gives the hedge its chance of a knocker from the
+    opponent's public play this hand (:func:`~.signals.knocker_chance`) instead of the fixed
+    :attr:`knocker_prior`; None: the fixed prior. Since 2026-12-07: against
+    ``master-2026-11`` FIGURES (docs/ai.md,
+    "The hand's public play as the hedge")."""
     player_passes = 1
     """Chances to knock the game's finished hands must show the opponent playing on at (and
     too few knocks to take it for a knocker) before it is taken for a ``player``."""
@@ -412,8 +429,13 @@ class MasterPlayer(ExpertPlayer):
 
     def hedge_chance(self, k: Knowledge) -> float:
         """The chance the knock hedge gives a knocker while the opponent's style is not yet
-        shown: :attr:`knocker_prior` with adaptation on, else 0 (no hedge)."""
-        return self.knocker_prior if self.adapt else 0.0
+        shown: with adaptation on, what :attr:`hedge_params` makes of the opponent's public
+        play this hand (or :attr:`knocker_prior` without them); else 0 (no hedge)."""
+        if not self.adapt:
+            return 0.0
+        if self.hedge_params is None:
+            return self.knocker_prior
+        return knocker_chance(hedge_weights(self.hedge_params), knocker_signals(k.view))
 
     def chance_features(
         self, k: Knowledge, estimate: KnockEstimate, count: int = len(KNOCK_FEATURES)

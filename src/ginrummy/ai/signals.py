@@ -8,9 +8,17 @@ a knocker within one hand"), but two of them, how many low cards the opponent ha
 its discards' mean points, say how little deadwood it is likely to hold more sharply than the
 opponent model's deals do, and as knock features they made master's learned knock stronger
 against the masters (docs/ai.md, "The opponent's play as knock features").
+
+Together, in a logistic regression (:func:`knocker_chance`, fitted by
+:mod:`ginrummy.learn.knocker`), they give master's hedge its chance that an opponent whose
+style a game has not shown yet knocks at once (docs/ai.md, "The hand's public play as the
+hedge").
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
 
 from ..actions import DISCARD, PILE, TAKE, parse_action
 from ..cards import POINTS, mask_of
@@ -82,3 +90,41 @@ def knock_signals(view: PlayerView) -> tuple[float, ...]:
     """:func:`opponent_play` scaled by :data:`SCALE`: the last eight of master's knock
     features (:data:`~.master.KNOCK_FEATURES`)."""
     return tuple(v / s for v, s in zip(opponent_play(view), SCALE, strict=True))
+
+
+KNOCKER_SIGNALS = (*OPPONENT_PLAY, "stock")
+"""What :func:`knocker_signals` measures: :data:`OPPONENT_PLAY` and the stock cards left."""
+KNOCKER_FEATURES = (
+    "bias",
+    *KNOCKER_SIGNALS,
+    *(f"{name}_per_turn" for name in KNOCKER_SIGNALS),
+    "turns_squared",
+)
+"""The inputs of the knocker regression (:func:`knocker_features`): a bias, the signals, each
+per discard of the opponent's (``turns_per_turn`` is 1 once it has discarded), and the square
+of its discards (at most 12) over ten."""
+MAX_TURNS = 12.0
+""":func:`knocker_features` counts the opponent's discards up to this many in its square."""
+
+
+def knocker_signals(view: PlayerView) -> tuple[float, ...]:
+    """:data:`KNOCKER_SIGNALS` of ``view``'s opponent (unscaled)."""
+    return (*opponent_play(view), float(view.stock_size))
+
+
+def knocker_features(signals: Sequence[float]) -> tuple[float, ...]:
+    """:data:`KNOCKER_FEATURES` from :data:`KNOCKER_SIGNALS` ``signals``."""
+    turns = max(1.0, signals[0])
+    return (
+        1.0,
+        *signals,
+        *(v / turns for v in signals),
+        min(MAX_TURNS, signals[0]) ** 2 / 10,
+    )
+
+
+def knocker_chance(weights: Sequence[float], signals: Sequence[float]) -> float:
+    """The logistic regression's chance, with ``weights`` on :data:`KNOCKER_FEATURES`, that
+    the opponent that played as ``signals`` (:func:`knocker_signals`) knocks at once."""
+    z = sum(w * v for w, v in zip(weights, knocker_features(signals), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -10,8 +10,9 @@ when they end a hand, so a measure against them isolates that one trait:
   low so that a knock against it is undercut.
 
 ``master-2026-11`` is ``master`` as it played in November 2026 (level with the EAAI-2021
-champion's program), kept to measure its successors against; ``master-knock-kA`` is master
-with its first learned knock (early December 2026). Its decisions are pinned by
+champion's program), kept to measure its successors against; ``master-2026-12`` is master as
+it played on 7 December 2026 (the fixed hedge); ``master-knock-kA`` is master with its first
+learned knock (early December 2026). The two dated levels' decisions are pinned by
 ``tests/test_ai_frozen.py``: a change that alters them must first move the old code here.
 """
 
@@ -101,3 +102,13 @@ class MasterKnockKA(MasterPlayer):
     adapt = False
     threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
     knock_params = "knock-kA"
+
+
+class Master202612(MasterPlayer):
+    """``master`` as of 7 December 2026, before its hedge read the hand's public play: the
+    fixed chance :attr:`~.master.MasterPlayer.knocker_prior` of a knocker until the game
+    shows the opponent. The player whose knock chances the hedge's regression was fitted on
+    (:mod:`ginrummy.learn.knocker`)."""
+
+    level = "master-2026-12"
+    hedge_params = None  # the fixed prior, 0.4

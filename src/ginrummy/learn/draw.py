@@ -93,6 +93,7 @@ class SearchedDrawMaster(MasterPlayer):
     gin_bonus = 0.0
     estimate_gin_bonus = 0.0
     knocker_prior = 0.0  # its knock as before 2026-12-06 (no hedge before a style shows)
+    hedge_params = None  # (the fixed prior above, not the hedge read from the hand)
     threat_weight = 0.0  # no threat to knock in its discards (master's since 2026-12-07)
 
 
