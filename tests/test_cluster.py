@@ -35,6 +35,17 @@ def test_game_pairs_on_a_local_cluster_equal_the_serial_run() -> None:
     assert serial.game_win_rate is not None and serial.game_win_rate.n == 6
 
 
+def test_knocker_data_on_a_local_cluster_equal_the_serial_run() -> None:
+    """The hedge's training data (``python -m ginrummy.learn knocker --cluster``) come out the
+    same on a cluster."""
+    from ginrummy.learn.knocker import KnockerRun, collect
+
+    run = KnockerRun("cluster", 2)
+    serial = collect(run)
+    assert collect(run, cluster="local:2") == serial
+    assert sum(len(hand) for hands in serial.values() for hand in hands) > 0
+
+
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
     """``ginrummy arena easy baseline ARGS``."""
     return subprocess.run(
