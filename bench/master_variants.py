@@ -185,6 +185,11 @@ shows a style, its own learned knock alone.
 
     python bench/master_variants.py baseline knocker_prior=0 hedgeto-8 hedgefrom-9 --deals 1000
 
+Those figures are of master with the fixed hedge (``master-2026-12``). Since 2026-12-07
+master's hedge reads the hand (:attr:`MasterPlayer.hedge_params`): the windows now confine
+that chance, and ``knocker_prior=0`` alone no longer turns it off (``hedge_params=none,
+knocker_prior=0`` does; ``hedge_params=none`` plays as ``master-2026-12``).
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile"; "The
@@ -866,10 +871,10 @@ class KindFixed(MasterPlayer):
 
 
 class HedgeWindow(MasterPlayer):
-    """Master hedging (:attr:`MasterPlayer.knocker_prior`) only at chances whose hand has had
+    """Master hedging (:meth:`MasterPlayer.hedge_chance`) only at chances whose hand has had
     from :attr:`first` to :attr:`last` draws (both seats'; ``hedgeto-T``: up to ``T``,
     ``hedgefrom-T``: from ``T``); elsewhere, with the style not yet shown, its own learned
-    knock alone (as at ``knocker_prior=0``)."""
+    knock alone."""
 
     level = "v-hedge"
     first = 0
