@@ -12,7 +12,7 @@ against the masters (docs/ai.md, "The opponent's play as knock features").
 Together, in a logistic regression (:func:`knocker_chance`, fitted by
 :mod:`ginrummy.learn.knocker`), they give master's hedge its chance that an opponent whose
 style a game has not shown yet knocks at once (docs/ai.md, "The hand's public play as the
-hedge").
+hedge: master since 2026-12-07").
 """
 
 from __future__ import annotations

@@ -241,8 +241,8 @@ def knocker_command(
 ) -> None:
     """Fit the regression behind master's hedge: the chance that the opponent knocks at once,
     from its public play this hand, on hands of master-2026-12 against players of five styles
-    (about a tenth of a second a hand on one core). The defaults make the shipped
-    parameters."""
+    (about a sixth of a second a hand on one core: four minutes for the defaults on two
+    processes). The defaults make the shipped parameters."""
     if from_data is not None:
         try:
             run, chances = knocker.read_data(from_data)
