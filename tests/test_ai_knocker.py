@@ -4,6 +4,7 @@ shipped regression's reproduction (ginrummy.learn.knocker)."""
 from __future__ import annotations
 
 import math
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -169,3 +170,12 @@ def test_fitting_data_that_are_not_knocker_data_says_so(tmp_path: Path) -> None:
     write_data(KnockerRun("x", 1), {"baseline": [[[1.0, 2.0]]]}, wrong)
     result = CliRunner().invoke(main, ["knocker", "--from-data", str(wrong)])
     assert result.exit_code == 1 and "not the opponents" in result.output
+
+
+def test_training_without_numpy_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginrummy.learn.__main__ import main
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails
+    result = CliRunner().invoke(main, ["knocker", "--from-data", str(DATA / SHIPPED_DATA)])
+    assert result.exit_code == 1
+    assert "pip install 'ginrummy[train]'" in result.output

@@ -33,6 +33,12 @@ def written_data(flag: str, text: str) -> Callable[[F], F]:
 @click.group()
 def main() -> None:
     """Train the AI's parameters on self-play (needs numpy: pip install 'ginrummy[train]')."""
+    try:
+        import numpy  # noqa: F401  (every command fits with it)
+    except ImportError as e:
+        raise click.ClickException(
+            "training needs numpy, which is not installed: pip install 'ginrummy[train]'"
+        ) from e
 
 
 @main.command(name="beliefs")
