@@ -71,7 +71,7 @@ class KnockerRun:
 
 
 SHIPPED = KnockerRun()
-"""The run of the shipped ``params/knocker-signals.json`` (4,819 chances; about five
+"""The run of the shipped ``params/knocker-signals.json`` (4,819 chances; about four
 minutes on two processes)."""
 SHIPPED_NAME = "knocker-signals"
 SHIPPED_DATA = "knocker-signals.json.gz"
