@@ -15,9 +15,10 @@ import pytest
 
 import ginrummy
 from ginrummy.ai import player
+from ginrummy.ai.base import Player
 from ginrummy.cards import shuffled_deck
 from ginrummy.engine.game import GameState, cut_for_deal
-from ginrummy.engine.hand import deal
+from ginrummy.engine.hand import HandState, deal
 
 DEAL_DIGESTS = {
     "master-2026-11": {
@@ -39,6 +40,18 @@ def digest(actions: list[str]) -> str:
     return hashlib.sha256(" ".join(actions).encode()).hexdigest()
 
 
+def hand_actions(players: dict[int, Player], state: HandState) -> list[str]:
+    """Every action of the hand from ``state`` to its end, each seat played by ``players``."""
+    out = []
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        action = players[seat].choose(state.view(seat))
+        out.append(action)
+        state = state.apply(action, seat)
+    return out
+
+
 def deal_actions(level: str, preset: str, pairs: int = 8) -> list[str]:
     """Every action of ``pairs`` duplicate deal pairs of ``level`` against ``expert``."""
     rules = ginrummy.Rules.preset(preset)
@@ -50,13 +63,7 @@ def deal_actions(level: str, preset: str, pairs: int = 8) -> list[str]:
                 seat: player(level, f"frozen/{i}/{seat}"),
                 1 - seat: player("expert", f"frozen/{i}/{seat}/e"),
             }
-            state = deal(rules, i % 2, deck)
-            while not state.is_over:
-                to_act = state.to_act
-                assert to_act is not None
-                action = players[to_act].choose(state.view(to_act))
-                out.append(action)
-                state = state.apply(action, to_act)
+            out += hand_actions(players, deal(rules, i % 2, deck))
     return out
 
 
@@ -99,15 +106,7 @@ def test_master_no_longer_plays_as_the_frozen_one() -> None:
 
     def actions(level: str) -> list[str]:
         players = {0: player(level, "d/21"), 1: player("master-2026-11", "d/21/o")}
-        state = deal(rules, 1, shuffled_deck("differ/21"))
-        out = []
-        while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            action = players[seat].choose(state.view(seat))
-            out.append(action)
-            state = state.apply(action, seat)
-        return out
+        return hand_actions(players, deal(rules, 1, shuffled_deck("differ/21")))
 
     assert actions("master") != actions("master-2026-12")
     assert actions("master-2026-12") == actions("master-2026-12")

@@ -30,6 +30,28 @@ def written_data(flag: str, text: str) -> Callable[[F], F]:
     )
 
 
+def runner_options(f: F) -> F:
+    """``--workers`` and ``--cluster``: where the self-play hands are played."""
+    f = click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")(f)
+    return click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)(f)
+
+
+def data_option(text: str) -> Callable[[F], F]:
+    """``--data``: a file to write the played data to as well."""
+    return click.option(
+        "--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=text
+    )
+
+
+out_option = click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the parameter file here (default: print it).",
+)
+"""``--out``: the parameter file to write (default: print it)."""
+
+
 @click.group()
 def main() -> None:
     """Train the AI's parameters on self-play (needs numpy: pip install 'ginrummy[train]')."""
@@ -51,14 +73,8 @@ def main() -> None:
     help="Self-play hands.",
 )
 @click.option("--level", default=beliefs.SHIPPED.level, show_default=True, help="Players' level.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the parameter file here (default: print it).",
-)
+@runner_options
+@out_option
 def beliefs_command(
     seed: str, hands: int, level: str, workers: int, cluster: str | None, out: Path | None
 ) -> None:
@@ -105,14 +121,8 @@ def beliefs_command(
     show_default=True,
     help="Fit on this many of the knock features (the first run: 9).",
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
-@click.option(
-    "--data",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the positions here (gzipped JSON lines).",
-)
+@runner_options
+@data_option("Also write the positions here (gzipped JSON lines).")
 @click.option(
     "--first-hand",
     "first_hand",
@@ -146,12 +156,7 @@ def beliefs_command(
     "The other run's positions, written before (repeat for parts, in order); without it its "
     "hands are played too.",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the parameter file here (default: print it).",
-)
+@out_option
 def knock_command(
     seed: str,
     hands: int,
@@ -215,14 +220,8 @@ def knock_command(
     show_default=True,
     help="Hands against each opponent.",
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--cluster", default=None, help="local:N or a Dask scheduler's address.")
-@click.option(
-    "--data",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the chances here (gzipped JSON).",
-)
+@runner_options
+@data_option("Also write the chances here (gzipped JSON).")
 @click.option(
     "--from-data",
     "from_data",
@@ -230,12 +229,7 @@ def knock_command(
     default=None,
     help="Fit chances written before instead of playing (their seed and hands are the run's).",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the parameter file here (default: print it).",
-)
+@out_option
 def knocker_command(
     seed: str,
     hands: int,
