@@ -18,7 +18,14 @@ import pytest
 import web_support
 from ginrummy.engine.game import cut_cards, cut_for_deal
 from ginrummy.server.bot import greedy_action
-from test_web_table import first_deal, game_id, page_version, player_token, server_view
+from test_web_table import (
+    first_deal,
+    game_id,
+    page_version,
+    player_token,
+    server_view,
+    start_ai_game,
+)
 from web_support import Server, artifact
 
 if TYPE_CHECKING:
@@ -265,6 +272,50 @@ def test_the_next_deal_waits_for_the_end_of_hand_dialog(page: Page, server: Serv
         page.eval_on_selector_all("#hand .card[data-card]", "els => els.map(e => e.dataset.card)")
     )
     assert shown == set(view["hand"]["hand"])
+
+
+def test_a_hand_that_ends_behind_an_open_dialog_is_drawn_before_its_own(
+    page: Page, server: Server
+) -> None:
+    """Hands that end while an end-of-hand dialog is open (played here by the API, as the AI
+    does when it ends a hand before the person moves) each get their dialog in order; the last
+    hand, which ends the game, is drawn (its deal and moves) before its dialog, then the game's
+    end."""
+    start_ai_game(page, server, target="50")
+    # the person plays by the API; the page watches and shows the first hand's end
+    for _ in range(2000):
+        view = server_view(server, page)
+        if view["is_over"]:
+            break
+        hand = view["hand"]
+        if view["results"] and not page.is_visible("#hand-end"):
+            page.wait_for_selector("#hand-end:not([hidden])", timeout=15000)
+        if hand["to_act"] == view["seat"] and hand["legal_actions"]:
+            act_by_api(server, page, greedy_action(hand), view["version"])
+        else:
+            time.sleep(0.02)
+    view = server_view(server, page)
+    assert view["is_over"], "the game to 50 did not end"
+    last = len(view["results"])
+    # behind the first hand's dialog the table still shows that hand: nothing after it drawn
+    page.wait_for_selector("#hand-end:not([hidden])", timeout=15000)
+    assert page.inner_text("#he-title").startswith("Hand 1:")
+    assert page.evaluate("document.body.dataset.hand") == "1"
+    assert "Hand 2:" not in page.inner_text("#log")
+    titles = []
+    for _ in range(last):
+        page.wait_for_selector("#hand-end:not([hidden])", timeout=15000)
+        title = page.inner_text("#he-title")
+        titles.append(title.split(":")[0])
+        if title.startswith(f"Hand {last}:"):
+            # the game's last hand is on the table behind its dialog, drawn to its end
+            assert page.evaluate("document.body.dataset.hand") == str(last)
+            assert page.evaluate("document.body.dataset.version") == str(view["version"])
+            log = page.inner_text("#log")
+            assert f"Hand {last}:" in log
+        page.click("#btn-next")
+    assert titles == [f"Hand {n}" for n in range(1, last + 1)]
+    page.wait_for_selector("#game-end:not([hidden])", timeout=15000)
 
 
 # --- everything in view --------------------------------------------------------------------

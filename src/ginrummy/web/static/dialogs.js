@@ -25,9 +25,19 @@ export function queueHandEnds(view) {
   }
 }
 
-export function maybeShowEnd() {
+/**
+ * Open the next dialog owed: the end of the oldest hand not shown yet, once the table has
+ * drawn that hand to its end (`ended`: how many hands have; by default what was drawn last),
+ * or else the end of the game. Two hands can end in one view (the AI ends the next hand
+ * before the player acts again): the second's dialog waits until its deal and its moves are
+ * drawn, after the first's.
+ */
+export function maybeShowEnd(ended = S.endedDrawn) {
   if (S.showingEnd !== null || !$("#game-end").hidden) return;
-  if (S.endQueue.length) { showHandEnd(S.endQueue.shift()); return; }
+  if (S.endQueue.length) {
+    if (S.endQueue[0] < ended) showHandEnd(S.endQueue.shift());
+    return;
+  }
   if (S.view && S.view.is_over) showGameEnd();
 }
 

@@ -96,6 +96,7 @@ export function closeSocket() {
   S.stageRun += 1; // a staging in progress stops
   S.staging = false;
   S.shown = null;
+  S.onScreen = null;
   S.ownShownAt = null;
   S.pending = null;
   S.queued = null;

@@ -52,9 +52,12 @@ export const S = {
   staging: false, // views are being staged: no input until the last position is drawn
   stageRun: 0, // counts stagings: a newer one stops the older at its next pause
   ownShownAt: null, // performance.now() when the seat's own move was drawn ahead of the answer
+  onScreen: null, // the position drawn last (S.shown || S.view then): a view that came while
+  // a dialog held its deal back is not on screen, though it is S.view
   // dialogs (dialogs.js)
   endQueue: [],
   showingEnd: null,
+  endedDrawn: 0, // the hands whose end is drawn (table.js): a hand's dialog waits for it
 };
 
 /** The replay page's state (history.js). */

@@ -103,6 +103,7 @@ export function render({ event = null, deal = false } = {}) {
   if (!v || document.body.dataset.page !== "table") return 0;
   showWatching(v);
   if (!v.hand) return 0;
+  S.onScreen = v;
   const hadFocus = $("#hand").contains(document.activeElement);
   const focusIndex = [...$("#hand").querySelectorAll(".card")].indexOf(document.activeElement);
   const before = snapshot();
@@ -259,6 +260,9 @@ export function render({ event = null, deal = false } = {}) {
   const invite = S.seat !== null && !v.names[opp] ? store.get(`invite.${v.game_id}`) : null;
   $("#invite-reminder").hidden = !invite;
   $("#invite-reminder-link").textContent = invite || "";
+  // the hands drawn to their end: those before this one, and with the last view's final
+  // position (not a step on the way to it) every hand its results count
+  S.endedDrawn = !S.shown && !S.staging ? Math.max(v.results.length, h.hand_number - 1) : h.hand_number - 1;
   // the version on screen once its staging is over (what a test waits for before acting)
   if (!S.staging) document.body.dataset.version = v.version;
   document.body.dataset.staging = String(S.staging);

@@ -26,9 +26,11 @@ export function receiveView(view) {
   if (view.game_id !== S.gameId) return; // the page left that game
   const receivedAt = performance.now();
   const prev = S.view;
-  // the position to stage from: what is on screen, or, when the seat's own move is drawn
+  // the position to stage from: what is on screen (not S.view when a dialog holds its deal
+  // back: the next view is staged from the deal too), or, when the seat's own move is drawn
   // ahead of the answer (showOwnMove), the view it was made from, so the move is logged
-  const shown = S.ownShownAt !== null ? prev : S.shown || prev;
+  const drawn = S.onScreen && S.onScreen.game_id === view.game_id ? S.onScreen : null;
+  const shown = S.ownShownAt !== null ? prev : drawn || S.shown || prev;
   S.pending = null;
   S.view = view;
   // the turn timer counts down from what was left when the server sent the view
@@ -93,7 +95,7 @@ async function stage(steps) {
     const mine = step.event && step.event.seat === S.seat;
     if (step.deal) {
       // the hand that just ended is shown first; the deal comes once its dialog is closed
-      await dialogsClosed(alive);
+      await dialogsClosed(alive, step.view.hand.hand_number - 1);
       if (!alive()) return;
       S.shown = emptyTable(step.view);
       render();
@@ -133,12 +135,14 @@ async function stage(steps) {
   if (alive()) maybeShowEnd();
 }
 
-/** Wait until no end-of-hand dialog is open or waiting (dialogs.js shows them). */
-async function dialogsClosed(alive) {
-  maybeShowEnd();
-  while (alive() && (S.showingEnd !== null || S.endQueue.length)) {
+/** Wait until no dialog of the hands before a deal (the first `before`) is open or waiting
+ * (dialogs.js shows them; a later hand's waits for its own moves to be drawn). */
+async function dialogsClosed(alive, before) {
+  const owed = () => S.endQueue.length && S.endQueue[0] < before;
+  maybeShowEnd(Math.max(S.endedDrawn, before));
+  while (alive() && (S.showingEnd !== null || owed())) {
     await sleep(100);
-    if (S.showingEnd === null && S.endQueue.length) maybeShowEnd();
+    if (S.showingEnd === null && owed()) maybeShowEnd(Math.max(S.endedDrawn, before));
   }
 }
 
