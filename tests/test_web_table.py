@@ -268,7 +268,7 @@ def to_game_end(page: Page, server: Server, ends: list[dict[str, Any]]) -> None:
     come, then wait for the end of the game.
 
     More than one may be owed: when a hand ends on the player's move and the AI ends the next
-    one before the player acts again (it takes the upcard and goes gin), the first dialog
+    one before the player acts again (it takes the upcard and knocks), the first dialog
     holds the next deal back, so the page's version stays behind the server's until it is
     closed."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
