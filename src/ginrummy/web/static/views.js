@@ -29,8 +29,8 @@ export function receiveView(view) {
   // the position to stage from: what is on screen (not S.view when a dialog holds its deal
   // back: the next view is staged from the deal too), or, when the seat's own move is drawn
   // ahead of the answer (showOwnMove), the view it was made from, so the move is logged
-  const drawn = S.onScreen && S.onScreen.game_id === view.game_id ? S.onScreen : null;
-  const shown = S.ownShownAt !== null ? prev : drawn || S.shown || prev;
+  // (S.onScreen is the current game's: leaving a game clears it, net.js closeSocket)
+  const shown = S.ownShownAt !== null ? prev : S.onScreen || S.shown || prev;
   S.pending = null;
   S.view = view;
   // the turn timer counts down from what was left when the server sent the view
@@ -135,14 +135,15 @@ async function stage(steps) {
   if (alive()) maybeShowEnd();
 }
 
-/** Wait until no dialog of the hands before a deal (the first `before`) is open or waiting
- * (dialogs.js shows them; a later hand's waits for its own moves to be drawn). */
+/** Wait until no dialog of the hands before a deal (the first `before`, all of them ended:
+ * nothing later is on screen) is open or waiting (dialogs.js shows them; a later hand's waits
+ * for its own moves to be drawn). */
 async function dialogsClosed(alive, before) {
   const owed = () => S.endQueue.length && S.endQueue[0] < before;
-  maybeShowEnd(Math.max(S.endedDrawn, before));
+  maybeShowEnd(before);
   while (alive() && (S.showingEnd !== null || owed())) {
     await sleep(100);
-    if (S.showingEnd === null && owed()) maybeShowEnd(Math.max(S.endedDrawn, before));
+    if (S.showingEnd === null && owed()) maybeShowEnd(before);
   }
 }
 
