@@ -402,10 +402,23 @@ def test_bad_options() -> None:
     assert result.exit_code == 2
 
 
-def test_random_seed_is_printed() -> None:
-    code, out = play("--level", "random", lines=[])
+def test_a_random_seed_is_printed_only_at_the_end() -> None:
+    # the seed makes every deal (the AI's hand, the stock's order): printed at the start it
+    # would give them away, so a random seed waits until the human has left
+    code, out = play("--level", "random", lines=["q", "y"])
     assert code == 0
-    assert re.search(r"seed [0-9a-f]{8}\.", out)
+    start, _, end = out.partition("You left the game.")
+    assert "a random seed (shown at the end)." in start
+    assert not re.search(r"[0-9a-f]{16}", start)
+    found = re.search(r"The seed was ([0-9a-f]{16}) \(play these deals again with --seed \1\)", end)
+    assert found is not None
+    # the seed printed is the game's: played again with it, the same first hand is dealt
+    _, again = play("--level", "random", "--seed", found.group(1), lines=["q", "y"])
+    assert f"seed {found.group(1)}." in again
+    hand = re.compile(r"Your hand.*\n.*")
+    first = hand.findall(start)
+    assert first and first == hand.findall(again.partition("You left")[0])
+    assert "The seed was" not in again  # a chosen seed is not repeated
 
 
 # --- short forms, help, messages ---------------------------------------------------------------

@@ -649,8 +649,10 @@ def ai_seed(seed: str) -> str:
 
 
 def new_seed() -> str:
-    """A fresh random game seed (printed, so the game can be replayed)."""
-    return secrets.token_hex(4)
+    """A fresh random game seed: 64 random bits, too many to find from the cards one sees.
+    The deals and the AI's choices follow from it, so a random seed is printed only when the
+    human leaves or the game ends (to replay the game with ``--seed``), never before."""
+    return secrets.token_hex(8)
 
 
 def ask(prompt: str) -> str:
@@ -670,10 +672,15 @@ def ask(prompt: str) -> str:
 class TerminalGame:
     """One game between the human at ``seat`` and the AI of ``level``."""
 
-    def __init__(self, rules: Rules, level: str, seed: str, seat: int) -> None:
+    def __init__(
+        self, rules: Rules, level: str, seed: str, seat: int, seed_shown: bool = True
+    ) -> None:
         self.rules = rules
         self.level = level
         self.seed = seed
+        self.seed_shown = seed_shown
+        """Whether the seed may be printed at the start (the human chose it); a random one
+        gives away every deal, the AI's hand and the stock, so it waits for the end."""
         self.seat = seat
         self.ai_seat = 1 - seat
         self.ai = player(level, seed=ai_seed(seed))
@@ -697,9 +704,10 @@ class TerminalGame:
         """Play hands until the game is over or the human leaves; the exit status (0, or 130
         after Ctrl-C)."""
         first = "you deal" if self.game.first_dealer == self.seat else "the AI deals"
+        seed = f"seed {self.seed}" if self.seed_shown else "a random seed (shown at the end)"
         click.echo(
             f"Gin Rummy against the AI ({self.level}), rules {self.rules.name}, "
-            f"target {self.rules.target}, seed {self.seed}."
+            f"target {self.rules.target}, {seed}."
         )
         click.echo(f"You are seat {self.seat}; by the cut {first} first.")
         click.echo("Type ? for the keys.")
@@ -709,13 +717,21 @@ class TerminalGame:
             return self._leave(str(left), left.status)
         except KeyboardInterrupt:  # Ctrl-C while the AI thinks or the table is printed
             return self._leave(INTERRUPTED, INTERRUPT_STATUS)
+        self._reveal_seed()
         return 0
 
     def _leave(self, message: str, status: int) -> int:
-        """Say the human left, with the score so far."""
+        """Say the human left, with the score so far (and a random seed, now it is over)."""
         click.echo(message)
         click.echo(self.score_so_far())
+        self._reveal_seed()
         return status
+
+    def _reveal_seed(self) -> None:
+        """Print a random seed once the game is over or left: ``--seed`` plays it again."""
+        if not self.seed_shown:
+            seed = self.seed
+            click.echo(f"The seed was {seed} (play these deals again with --seed {seed}).")
 
     def score_so_far(self) -> str:
         """The game's score now, and whether a hand in play goes unscored."""
@@ -858,7 +874,7 @@ def _now(view: PlayerView) -> str:
     "--seed",
     default=None,
     callback=_check_seed,
-    help="Seed for the deals and the AI (default: random).",
+    help="Seed for the deals and the AI (default: random, printed when the game ends).",
 )
 @click.option(
     "--seat",
@@ -879,6 +895,10 @@ def play(level: str, preset: str, seed: str | None, seat: int) -> None:
     except GinRummyError as exc:
         click.echo(f"error: {exc.message}", err=True)
         sys.exit(1)
-    status = TerminalGame(rules, level, seed if seed is not None else new_seed(), seat).run()
+    if seed is None:
+        game = TerminalGame(rules, level, new_seed(), seat, seed_shown=False)
+    else:
+        game = TerminalGame(rules, level, seed, seat)
+    status = game.run()
     if status:
         sys.exit(status)
