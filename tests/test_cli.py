@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,20 @@ def test_analyze_refuses_no_cards_and_rules_refuses_a_preset_with_all() -> None:
     assert code == 1 and "no cards" in err
     code, _, err = run("rules", "--all", "classic")
     assert code == 2 and "not both" in err
+
+
+def test_arena_help_names_every_level_it_plays() -> None:
+    """The levels in ``arena --help`` come from ginrummy.ai, so they cannot fall behind it:
+    every level and every measuring level, each whole on one line (never split at a
+    hyphen)."""
+    from ginrummy.ai import LEVELS, TEST_LEVELS
+
+    code, out, _ = run("arena", "--help")
+    assert code == 0
+    paragraph = next(p for p in out.split("\n\n") if "A and B are levels" in p)
+    assert " ".join(paragraph.split()) == (
+        f"A and B are levels: {', '.join(LEVELS)}; and, for measuring: {', '.join(TEST_LEVELS)}."
+    )
+    assert "master-knock-kA" in TEST_LEVELS and "master-no-adapt" in TEST_LEVELS
+    for level in [*LEVELS, *TEST_LEVELS]:
+        assert re.search(rf"(?<![\w-]){re.escape(level)}(?![\w-])", paragraph), level

@@ -12,12 +12,14 @@ import math
 import os
 import socket
 import sys
+import textwrap
 from pathlib import Path
 from typing import IO, Any
 
 import click
 
 from . import record as rec
+from .ai import LEVELS, TEST_LEVELS
 from .cards import format_cards, mask_of, parse_cards, sort_by_rank
 from .engine.hand import HandState
 from .errors import GinRummyError
@@ -374,7 +376,28 @@ def selfplay(seed: str, preset: str, out_file: str | None) -> None:
         click.echo(text, nl=False)
 
 
-@main.command()
+def _level_list() -> str:
+    """The levels ``arena`` plays, from :data:`ginrummy.ai.LEVELS` and :data:`TEST_LEVELS`
+    (so that the help never falls behind them), as a paragraph click prints as it is: wrapped
+    here without breaking a name such as master-2026-11 at its hyphens."""
+    text = f"A and B are levels: {', '.join(LEVELS)}; and, for measuring: {', '.join(TEST_LEVELS)}."
+    return "\b\n" + textwrap.fill(text, width=76, break_on_hyphens=False)
+
+
+ARENA_HELP = (
+    "Play AI level A against level B on duplicate deals (every deck twice, seats swapped).\n\n"
+    + _level_list()
+    + """
+
+--deals N plays N deal pairs (default 200); --games N plays N pairs of whole games to the
+target instead. Prints points per hand with a 95 % confidence interval, the game win rate
+(with --games, with its 95 % Wilson interval) and each side's style. Reproducible from
+--seed whatever --workers is. Ctrl-C stops the match (status 130).
+"""
+)
+
+
+@main.command(help=ARENA_HELP)
 @click.argument("level_a", metavar="A")
 @click.argument("level_b", metavar="B")
 @click.option(
@@ -437,17 +460,6 @@ def arena(
     json_file: str | None,
     progress: bool,
 ) -> None:
-    """Play AI level A against level B on duplicate deals (every deck twice, seats swapped).
-
-    A and B are levels: random, baseline, easy, normal, hard, expert or master (and, for
-    measuring, style-knock, style-gin, style-undercut and master-2026-11).
-
-    --deals N plays N deal pairs (default 200); --games N plays N pairs of whole games to the
-    target instead. Prints points per hand with a 95 % confidence interval, the game win rate
-    (with --games, with its 95 % Wilson interval) and each side's style. Reproducible from
-    --seed whatever --workers is. Ctrl-C stops the match (status 130).
-    """
-    from .ai import LEVELS, TEST_LEVELS
     from .arena import json_safe, run_arena
 
     if deals is not None and games is not None:
