@@ -280,12 +280,39 @@ ARENA = [
     (["easy", "easy", "--preset", "nope"], 1, "unknown preset"),
     (["easy", "easy", "--seed", "\udcff"], 2, "not UTF-8"),
     (["easy", "easy", "--json", ""], 1, "no file name"),
+    (["easy", "easy", "--cluster", "local:0"], 2, "Invalid value for '--cluster'"),
+    (["easy", "easy", "--cluster", "local:100"], 2, "Invalid value for '--cluster'"),
+    (["easy", "easy", "--cluster", "http://x:1"], 2, "Invalid value for '--cluster'"),
+    (["easy", "easy", "--cluster", ""], 2, "Invalid value for '--cluster'"),
+    (["easy", "easy", "--cluster", "local:2", "--workers", "2"], 2, "not both"),
 ]
 
 
 @pytest.mark.parametrize(("args", "code", "needle"), ARENA)
 def test_arena_errors(args: list[str], code: int, needle: str) -> None:
     assert needle in check_error(invoke("arena", *args), code)
+
+
+def test_a_bad_cluster_is_a_usage_error_a_missing_engine_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A --cluster value out of range or of the wrong shape is refused like --workers 0
+    (status 2, click's usage message); a well-formed one without Dask installed is an
+    error of the run (status 1, one line saying how to install it)."""
+    result = invoke("arena", "easy", "easy", "--cluster", "local:0")
+    assert check_error(result, 2) == (
+        "Usage: main arena [OPTIONS] A B\n"
+        "Try 'main arena --help' for help.\n\n"
+        "Error: Invalid value for '--cluster': 'local:0' is not a cluster; give local:N (N "
+        "workers on this machine, 1 to 99) or a scheduler's address such as "
+        "tcp://10.0.0.5:8786\n"
+    )
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    result = invoke("arena", "easy", "easy", "--cluster", "local:2")
+    assert check_error(result, 1) == (
+        "error: --cluster needs Dask's distributed, which is not installed: "
+        "pip install 'ginrummy[cluster]'\n"
+    )
 
 
 def test_arena_checks_its_output_file_before_playing(files: dict[str, Path]) -> None:

@@ -150,6 +150,16 @@ def _finite(_ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def _cluster_address(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """A malformed or out-of-range ``--cluster`` is a usage error (status 2), as
+    ``--workers 0`` is; whether Dask is installed is checked later (status 1)."""
+    from .cluster import SHAPES, is_cluster_address
+
+    if value is not None and not is_cluster_address(value):
+        raise click.BadParameter(f"{value[:60]!r} is not a cluster; give {SHAPES}")
+    return value
+
+
 def _check_output(path: str, option: str) -> None:
     """Refuse, before any long work, an output file that cannot be written."""
     if not path:
@@ -426,6 +436,7 @@ target instead. Prints points per hand with a 95 % confidence interval, the game
     "--cluster",
     metavar="ADDRESS",
     default=None,
+    callback=_cluster_address,
     help="Play on a Dask cluster instead: local:N (N worker processes here) or a "
     "scheduler's address, tcp://HOST:8786. Same results as a serial run. Needs "
     "pip install 'ginrummy[cluster]'.",

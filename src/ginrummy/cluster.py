@@ -34,15 +34,25 @@ ADDRESS = re.compile(r"(tcp|tls)://[A-Za-z0-9_.\-\[\]:]+")
 """A scheduler's address."""
 
 
+SHAPES = (
+    "local:N (N workers on this machine, 1 to 99) or a scheduler's address such as "
+    "tcp://10.0.0.5:8786"
+)
+"""What ``--cluster`` takes, for messages."""
+
+
+def is_cluster_address(cluster: str) -> bool:
+    """Whether ``cluster`` names a cluster: ``local:N`` (1 to 99) or a scheduler's address.
+    (The command line refuses another as a usage error of ``--cluster``, status 2, as it
+    refuses ``--workers 0``.)"""
+    return bool(LOCAL.fullmatch(cluster) or ADDRESS.fullmatch(cluster))
+
+
 def check_cluster(cluster: str) -> None:
     """A :class:`~ginrummy.errors.GinRummyError` unless ``cluster`` names a cluster and the
     cluster engine is installed."""
-    if not (LOCAL.fullmatch(cluster) or ADDRESS.fullmatch(cluster)):
-        raise GinRummyError(
-            f"--cluster is local:N (N workers on this machine, 1 to 99) or a scheduler's "
-            f"address such as tcp://10.0.0.5:8786, not {cluster[:60]!r}",
-            "cluster/bad-address",
-        )
+    if not is_cluster_address(cluster):
+        raise GinRummyError(f"--cluster is {SHAPES}, not {cluster[:60]!r}", "cluster/bad-address")
     try:
         import distributed  # noqa: F401
     except ImportError:
