@@ -117,6 +117,22 @@ def test_help_lists_every_command_and_the_exit_statuses() -> None:
     assert "docs/rules.md" in invoke("rules", "--help").stdout
 
 
+def test_the_help_says_which_bad_level_is_which_status() -> None:
+    """A level not among play --level's choices is a usage error (2, click's three lines);
+    an unknown level named as an argument of arena is an error (1, one line): as the help's
+    table of exit statuses says."""
+    epilog = invoke("--help").stdout.split("Exit status:")[1]
+    one, two = epilog.split("\n    1 ")[1].split("\n    2 ")
+    assert "AI level given as an argument (arena A B)" in " ".join(one.split())
+    assert "not among an option's choices (play --level)" in " ".join(two.split())
+    assert "(--workers 0, --cluster local:0)" in " ".join(two.split())
+    play = invoke("play", "--level", "genius", stdin="")
+    assert check_error(play, 2).splitlines()[3].startswith("Error: Invalid value for '--level'")
+    arena = invoke("arena", "easy", "genius")
+    assert check_error(arena, 1).startswith("error: unknown AI level 'genius'; levels are ")
+    assert len(arena.stderr.splitlines()) == 1
+
+
 # --- analyze --------------------------------------------------------------------------------
 
 ANALYZE = [

@@ -38,11 +38,15 @@ EXIT_STATUSES = """\b
 Exit status:
   0    success (verify: every deal proven fair; play: the game left with q or
        at the end of input; serve: stopped with Ctrl-C)
-  1    an error in the input or the run: a bad card, hand, preset or AI level, a
-       malformed, tampered or unproven record, a file that cannot be read or
-       written, a server that cannot start (port in use, database unreachable)
+  1    an error in the input or the run: a bad card, hand or preset, an unknown
+       AI level given as an argument (arena A B), a malformed, tampered or
+       unproven record, a file that cannot be read or written, a server that
+       cannot start (port in use, database unreachable), arena --cluster
+       without Dask installed; one line on stderr: error: ...
   2    a usage error: an unknown command or option, a missing argument, a value
-       of the wrong kind or out of range, options that exclude each other
+       not among an option's choices (play --level), of the wrong kind or out
+       of range (--workers 0, --cluster local:0), options that exclude each
+       other; on stderr the usage, where the help is, and Error: ...
   130  interrupted (Ctrl-C), but for serve
 Messages about errors go to stderr."""
 
