@@ -176,3 +176,37 @@ def test_arena_help_names_every_level_it_plays() -> None:
     assert "master-knock-kA" in TEST_LEVELS and "master-no-adapt" in TEST_LEVELS
     for level in [*LEVELS, *TEST_LEVELS]:
         assert re.search(rf"(?<![\w-]){re.escape(level)}(?![\w-])", paragraph), level
+
+
+def test_replay_and_selfplay_show_a_shutout_doubling_as_play_does(tmp_path: Path) -> None:
+    """Seat 1 wins no hand of this random game: under tournament rules seat 0's 107 hand
+    points are doubled, under app (seat 1 scored nothing) its line and game bonuses; the
+    end of the game says so as ``play`` does, with the same table."""
+    path = tmp_path / "game.json"
+    code, out, _ = run("selfplay", "--seed", "7", "--out", str(path))
+    tournament = (
+        "game over:\n"
+        "                               seat 0          seat 1\n"
+        "  Hands won                    3               0\n"
+        "  Hand points                  107 × 2 = 214   0\n"
+        "  Line bonus (25 a hand won)   3 × 25 = 75     0 × 25 = 0\n"
+        "  Game bonus                   100             0\n"
+        "  Grand total                  389             0\n"
+        "  seat 0 reached the target of 100 first\n"
+        "  Shutout: seat 1 won no hand, so seat 0's hand points are doubled.\n"
+        "  seat 0 wins\n"
+    )
+    assert code == 0 and out == f"235 hands, the record written to {path}\n" + tournament
+    code, out, _ = run("replay", str(path))
+    assert code == 0 and out.endswith("  score: seat 0 107, seat 1 0\n" + tournament)
+    code, out, _ = run("selfplay", "--seed", "7", "--preset", "app", "--out", str(path))
+    assert code == 0 and out.endswith(
+        "  Hand points                  107                0\n"
+        "  Line bonus (25 a hand won)   3 × 25 × 2 = 150   0 × 25 = 0\n"
+        "  Game bonus                   100 × 2 = 200      0\n"
+        "  Grand total                  457                0\n"
+        "  seat 0 reached the target of 100 first\n"
+        "  Shutout: seat 1 scored no points, so seat 0's line and game bonuses are doubled.\n"
+        "  seat 0 wins\n"
+    )
+    assert run("replay", str(path))[1].endswith(out.split("\n", 1)[1])

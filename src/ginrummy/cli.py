@@ -21,13 +21,14 @@ import click
 from . import record as rec
 from .ai import LEVELS, TEST_LEVELS
 from .cards import format_cards, mask_of, parse_cards, sort_by_rank
+from .engine.game import GameState
 from .engine.hand import HandState
 from .errors import GinRummyError
 from .fairness import check_deal
 from .melds import Arrangement, arrange_mask, best_discard_mask, deadwood_mask
 from .playout import random_game
 from .rules import Rules
-from .terminal import play
+from .terminal import bonus_table, play, shutout_reason
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -285,6 +286,22 @@ def _hand_lines(hand: HandState, number: int, verbose: bool) -> list[str]:
     return out
 
 
+def _game_over_lines(game: GameState) -> list[str]:
+    """The end of a finished game as ``play`` shows it (:func:`ginrummy.terminal.bonus_table`:
+    the hand points with a shutout's doubling, each bonus with its amounts, the grand totals;
+    then the shutout's reason), the seats named seat 0 and seat 1."""
+    outcome, rules = game.outcome, game.rules
+    assert outcome is not None
+    crosser = outcome.crosser
+    columns = [(0, "seat 0"), (1, "seat 1")]
+    lines = bonus_table(outcome, rules, game.points, game.hands_won, columns)
+    lines.append(f"seat {crosser} reached the target of {rules.target} first")
+    if outcome.shutout:
+        lines.append(shutout_reason(rules, f"seat {1 - crosser}", f"seat {crosser}'s"))
+    lines.append("drawn game" if outcome.winner is None else f"seat {outcome.winner} wins")
+    return ["game over:", *(f"  {line}" for line in lines)]
+
+
 def _read_record(path: str) -> bytes:
     """The bytes of a record file, or of standard input for ``-``."""
     if path == "-":
@@ -320,9 +337,7 @@ def replay(record_file: str, actions: bool) -> None:
     if game.hand is not None and not game.hand.is_over:
         click.echo("\n".join(_hand_lines(game.hand, game.hand_number, actions)))
     if game.outcome is not None:
-        click.echo("game over:")
-        for line in game.outcome.explain():
-            click.echo(f"  {line}")
+        click.echo("\n".join(_game_over_lines(game)))
 
 
 @main.command()
@@ -384,8 +399,8 @@ def selfplay(seed: str, preset: str, out_file: str | None) -> None:
     text = rec.dumps(rec.record_of(game))
     if out_file is not None:
         _write(out_file, text)
-        assert game.outcome is not None
-        click.echo(f"{game.hand_number} hands; " + "; ".join(game.outcome.explain()))
+        click.echo(f"{game.hand_number} hands, the record written to {out_file}")
+        click.echo("\n".join(_game_over_lines(game)))
     else:
         click.echo(text, nl=False)
 

@@ -376,6 +376,81 @@ def render_hand_result(result: HandResult, seat: int, hand_number: int) -> str:
     return "\n".join(lines)
 
 
+def hand_points_text(outcome: GameOutcome, points: Sequence[int], seat: int) -> str:
+    """A seat's hand points at the end of a game: ``122 × 2 = 244`` when a shutout doubled
+    them, else ``122`` (``points`` are the game's before the bonus layer)."""
+    if outcome.hand_points[seat] != points[seat]:
+        factor = outcome.hand_points[seat] // max(points[seat], 1)
+        return f"{points[seat]} × {factor} = {outcome.hand_points[seat]}"
+    return str(points[seat])
+
+
+def line_bonus_text(outcome: GameOutcome, rules: Rules, hands_won: Sequence[int], seat: int) -> str:
+    """A seat's line bonus: ``4 × 25 = 100``, or ``3 × 25 × 2 = 150`` when doubled."""
+    base = f"{hands_won[seat]} × {rules.line_bonus}"
+    if outcome.line_bonuses[seat] != hands_won[seat] * rules.line_bonus:
+        base += f" × {outcome.line_bonuses[seat] // max(hands_won[seat] * rules.line_bonus, 1)}"
+    return f"{base} = {outcome.line_bonuses[seat]}"
+
+
+def game_bonus_text(outcome: GameOutcome, rules: Rules, seat: int) -> str:
+    """A seat's game bonus: ``100``, or ``100 × 2 = 200`` when doubled, or ``0``."""
+    value = outcome.game_bonuses[seat]
+    if value and value != rules.game_bonus:
+        return f"{rules.game_bonus} × {value // max(rules.game_bonus, 1)} = {value}"
+    return str(value)
+
+
+def bonus_table(
+    outcome: GameOutcome,
+    rules: Rules,
+    points: Sequence[int],
+    hands_won: Sequence[int],
+    columns: Sequence[tuple[int, str]],
+) -> list[str]:
+    """The end-of-game table: a column for each ``(seat, name)`` of ``columns``, rows for the
+    hands won, the hand points (and a shutout's doubling), the line and game bonuses with
+    their amounts, and the grand totals. ``points`` and ``hands_won`` are the game's before
+    the bonuses. (``play`` names the seats You and the AI; ``replay``, seat 0 and seat 1.)"""
+    seats = [s for s, _ in columns]
+    rows: list[tuple[str, list[str]]] = [
+        ("", [name for _, name in columns]),
+        ("Hands won", [str(hands_won[s]) for s in seats]),
+        ("Hand points", [hand_points_text(outcome, points, s) for s in seats]),
+    ]
+    if rules.line_bonus:
+        rows.append(
+            (
+                f"Line bonus ({rules.line_bonus} a hand won)",
+                [line_bonus_text(outcome, rules, hands_won, s) for s in seats],
+            )
+        )
+    if rules.game_bonus:
+        rows.append(("Game bonus", [game_bonus_text(outcome, rules, s) for s in seats]))
+    rows.append(("Grand total", [str(outcome.grand_totals[s]) for s in seats]))
+    label_width = max(len(label) for label, _ in rows)
+    cell_width = max(len(cells[0]) for _, cells in rows)
+    return [
+        f"{label:<{label_width}}   {cells[0]:<{cell_width}}   {cells[1]}".rstrip()
+        for label, cells in rows
+    ]
+
+
+def shutout_reason(rules: Rules, loser: str, crosser_s: str) -> str:
+    """What a shutout doubled and why, as a sentence: ``loser`` names the seat shut out
+    (``the AI``, ``seat 1``), ``crosser_s`` the other's possessive (``your``, ``seat 0's``)."""
+    why = {
+        Shutout.DOUBLE_HAND_POINTS: (
+            f"{loser} won no hand, so {crosser_s} hand points are doubled"
+        ),
+        Shutout.DOUBLE_BONUSES: (
+            f"{loser} scored no points, so {crosser_s} line and game bonuses are doubled"
+        ),
+        Shutout.DOUBLE_GAME_BONUS: f"{loser} won no hand, so the game bonus is doubled",
+    }.get(rules.shutout, "the bonuses are doubled")
+    return f"Shutout: {why}."
+
+
 def render_game_over(
     outcome: GameOutcome,
     seat: int,
@@ -385,46 +460,11 @@ def render_game_over(
 ) -> str:
     """The end-of-game bonus layer, like the web table's: a table of You and the AI with the
     hands won, the hand points (and a shutout's doubling), the line and game bonuses with
-    their amounts and the grand totals; then why, and the winner. ``points`` and
-    ``hands_won`` are the game's before the bonuses."""
-    seats = (seat, 1 - seat)
+    their amounts and the grand totals (:func:`bonus_table`); then why, and the winner.
+    ``points`` and ``hands_won`` are the game's before the bonuses."""
     crosser = outcome.crosser
-
-    def hand_cell(s: int) -> str:
-        if outcome.hand_points[s] != points[s]:
-            factor = outcome.hand_points[s] // max(points[s], 1)
-            return f"{points[s]} × {factor} = {outcome.hand_points[s]}"
-        return str(points[s])
-
-    def line_cell(s: int) -> str:
-        base = f"{hands_won[s]} × {rules.line_bonus}"
-        if outcome.line_bonuses[s] != hands_won[s] * rules.line_bonus:
-            base += f" × {outcome.line_bonuses[s] // max(hands_won[s] * rules.line_bonus, 1)}"
-        return f"{base} = {outcome.line_bonuses[s]}"
-
-    def game_cell(s: int) -> str:
-        value = outcome.game_bonuses[s]
-        if value and value != rules.game_bonus:
-            return f"{rules.game_bonus} × {value // max(rules.game_bonus, 1)} = {value}"
-        return str(value)
-
-    rows: list[tuple[str, list[str]]] = [
-        ("", [_name(s, seat) for s in seats]),
-        ("Hands won", [str(hands_won[s]) for s in seats]),
-        ("Hand points", [hand_cell(s) for s in seats]),
-    ]
-    if rules.line_bonus:
-        rows.append((f"Line bonus ({rules.line_bonus} a hand won)", [line_cell(s) for s in seats]))
-    if rules.game_bonus:
-        rows.append(("Game bonus", [game_cell(s) for s in seats]))
-    rows.append(("Grand total", [str(outcome.grand_totals[s]) for s in seats]))
-    label_width = max(len(label) for label, _ in rows)
-    cell_width = max(len(cells[0]) for _, cells in rows)
-    table = [
-        f"{label:<{label_width}}   {cells[0]:<{cell_width}}   {cells[1]}".rstrip()
-        for label, cells in rows
-    ]
-    lines = ["=== Game over ===", *table]
+    columns = [(s, _name(s, seat)) for s in (seat, 1 - seat)]
+    lines = ["=== Game over ===", *bonus_table(outcome, rules, points, hands_won, columns)]
     reached = f"{_who(crosser, seat, True)} reached the target of {rules.target} first"
     if rules.game_bonus:
         bonus = outcome.game_bonuses[crosser]
@@ -432,20 +472,7 @@ def render_game_over(
     else:
         lines.append(f"{reached}.")
     if outcome.shutout:
-        loser = 1 - crosser
-        why = {
-            Shutout.DOUBLE_HAND_POINTS: (
-                f"{_who(loser, seat)} won no hand, so {_whose(crosser, seat)} hand points "
-                "are doubled"
-            ),
-            Shutout.DOUBLE_BONUSES: (
-                f"{_who(loser, seat)} scored no points, so {_whose(crosser, seat)} line and "
-                "game bonuses are doubled"
-            ),
-            Shutout.DOUBLE_GAME_BONUS: f"{_who(loser, seat)} won no hand, so the game bonus "
-            "is doubled",
-        }.get(rules.shutout, "the bonuses are doubled")
-        lines.append(f"Shutout: {why}.")
+        lines.append(shutout_reason(rules, _who(1 - crosser, seat), _whose(crosser, seat)))
     if rules.winner is WinnerRule.FIRST_TO_TARGET:
         lines.append("The first to reach the target wins.")
     else:
