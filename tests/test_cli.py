@@ -132,7 +132,24 @@ def test_verify_catches_a_changed_commitment_or_seed(tmp_path: Path) -> None:
     del data["hands"][0]["seed"]
     path.write_text(json.dumps(data))
     code, out, _ = run("verify", str(path))
-    assert code == 1 and "hand 1: NOT VERIFIABLE" in out
+    assert code == 1 and "hand 1: NOT VERIFIABLE: no commitment and no seed recorded\n" in out
+
+
+def test_verify_names_what_is_missing(tmp_path: Path) -> None:
+    """A hand without its seed, or without its commitment, cannot be proven fair: the
+    message names what is missing."""
+    path = tmp_path / "game.json"
+    run("selfplay", "--seed", "23", "--preset", "classic", "--out", str(path))
+    good = json.loads(path.read_text())
+    for field, other in (("seed", "commitment"), ("commitment", "seed")):
+        data = json.loads(json.dumps(good))
+        del data["hands"][1][field]
+        path.write_text(json.dumps(data))
+        code, out, err = run("verify", str(path))
+        assert code == 1 and err == "error: the record does not prove every deal fair\n"
+        assert f"hand 2: NOT VERIFIABLE: no {field} recorded\n" in out
+        assert other not in out.splitlines()[1]
+        assert out.splitlines()[0].startswith("hand 1: fair: ")
 
 
 def test_dash_means_standard_input_and_standard_output(tmp_path: Path) -> None:

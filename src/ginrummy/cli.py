@@ -355,7 +355,12 @@ def verify(record_file: str) -> None:
     failed = False
     for number, hand in enumerate(record.hands, start=1):
         if hand.seed is None or hand.commitment is None:
-            click.echo(f"hand {number}: NOT VERIFIABLE: no commitment and seed recorded")
+            missing = [
+                what
+                for what, value in (("commitment", hand.commitment), ("seed", hand.seed))
+                if value is None
+            ]
+            click.echo(f"hand {number}: NOT VERIFIABLE: no {' and no '.join(missing)} recorded")
             failed = True
             continue
         problems = check_deal(hand.commitment, hand.seed, hand.deck)
