@@ -43,8 +43,8 @@ def test_games_mode_counts_wins() -> None:
 
 
 def test_interval_and_style_by_hand() -> None:
-    i = Interval.of([1.0, 3.0])
-    assert i.mean == 2.0 and round(i.high - i.mean, 6) == round(1.96 * 1.0, 6)
+    i = Interval.of([1.0, 3.0])  # two values: standard error 1, Student's t with df 1
+    assert i.mean == 2.0 and round(i.high - i.mean, 6) == 12.706
     hands = [
         HandSummary(20, "knock", True, False, 5, None, 10),
         HandSummary(-30, "undercut", True, False, 8, None, 12),
@@ -123,6 +123,29 @@ def test_wilson_interval_stays_inside_zero_and_one() -> None:
         i = Interval.wilson(wins, n)
         assert 0.0 <= i.low <= i.mean <= i.high <= 1.0, (wins, n, i)
     assert Interval.wilson(0, 0).n == 0
+
+
+def test_a_mean_of_few_values_uses_students_t() -> None:
+    """Up to 30 values the interval is Student's t standard errors either side (12.706 for
+    df 1, 2.262 for df 9, 2.045 for df 29); from 31 on, 1.96 as it always was."""
+    from ginrummy.arena import t975
+
+    assert [t975(df) for df in (1, 2, 4, 9, 19, 29)] == [12.706, 4.303, 2.776, 2.262, 2.093, 2.045]
+    assert t975(30) == t975(31) == t975(1999) == 1.96
+    with pytest.raises(ValueError):
+        t975(0)
+    ten = [float(v) for v in range(10)]  # mean 4.5, standard error sqrt(55 / 6 / 10)
+    i = Interval.of(ten)
+    assert (i.low, i.high) == (4.5 - 2.262 * (55 / 60) ** 0.5, 4.5 + 2.262 * (55 / 60) ** 0.5)
+    assert str(i) == "+4.50 [+2.33, +6.67]"
+    assert str(Interval.of([-8.0, 8.0, -24.0])) == "-8.00 [-47.75, +31.75]"  # 4.303 × 16 / √3
+    # 31 values and more: as before, 1.96 standard errors
+    for n in (31, 32, 200):
+        values = [float(v * v % 7) for v in range(n)]
+        mean = sum(values) / n
+        se = (sum((v - mean) ** 2 for v in values) / (n - 1) / n) ** 0.5
+        got = Interval.of(values)
+        assert (got.low, got.high) == (mean - 1.96 * se, mean + 1.96 * se)
 
 
 def test_one_value_has_no_interval() -> None:
