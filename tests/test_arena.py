@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import ginrummy
 from ginrummy.ai.master import win_table
-from ginrummy.arena import HandSummary, Interval, run_arena, style_of
+from ginrummy.arena import ArenaResult, HandSummary, Interval, Style, run_arena, style_of
 from ginrummy.cli import main
 
 CLASSIC = ginrummy.Rules.preset("classic")
@@ -184,7 +184,7 @@ def test_arena_command_zero_and_both_are_refused() -> None:
     ok = CliRunner().invoke(
         main, ["arena", "random", "random", "--games", "1", "--preset", "classic", "--no-progress"]
     )
-    assert ok.exit_code == 0 and "1 duplicate game pairs" in ok.stdout
+    assert ok.exit_code == 0 and "1 duplicate game pair, seed 1" in ok.stdout
 
 
 def test_a_ctrl_c_while_the_workers_start_still_stops_the_run(
@@ -215,3 +215,51 @@ def test_a_ctrl_c_while_the_workers_start_still_stops_the_run(
         os.kill(os.getpid(), signal.SIGINT)
     assert pending == [signal.SIGINT]
     assert signal.getsignal(signal.SIGINT) is before  # put back as it was
+
+
+def test_the_style_table_lines_up_and_says_what_the_rules_play() -> None:
+    """Each column is right-aligned to the wider of its heading and its cells (16.7% is wider
+    than gin); no Big Gin column under rules without Big Gin; no negative zero; one pair is
+    a pair."""
+    nan = float("nan")
+    result = ArenaResult(
+        "master",
+        "hard",
+        "classic",
+        "7",
+        "deals",
+        1,
+        Interval(0.0, nan, nan, 1),
+        None,
+        Style(2, 0.0, 0.0, 1 / 6, 1 / 6, 0.0, 0.0, 8.0, 12.0),
+        Style(2, 1 / 6, 0.0, 0.0, 2 / 3, 1 / 6, 0.0, 10.25, 112.5),
+    )
+    assert result.lines(big_gin=False) == [
+        "master vs hard: classic, 1 duplicate deal pair, seed 7",
+        "  points per hand  master: +0.00 [no interval from 1 value(s)]   hard: +0.00 [no "
+        "interval from 1 value(s)]   (95 % CI)",
+        "  style              gin  undercuts  knocks  got undercut  void  deadwood at knock  draws",
+        "  master            0.0%      16.7%   16.7%          0.0%  0.0%               8.00   12.0",
+        "  hard             16.7%       0.0%   66.7%         16.7%  0.0%              10.25  112.5",
+        "  (gin to void: shares of the side's hands; deadwood at knock: its mean; draws: a hand, "
+        "both players)",
+    ]
+    assert result.lines()[2:4] == [
+        "  style              gin  Big Gin  undercuts  knocks  got undercut  void  "
+        "deadwood at knock  draws",
+        "  master            0.0%     0.0%      16.7%   16.7%          0.0%  0.0%  "
+        "             8.00   12.0",
+    ]
+    assert str(Interval(-0.0, -0.004, 0.001, 2)) == "+0.00 [+0.00, +0.00]"
+    assert str(Interval(-0.006, -0.01, 0.0, 2)) == "-0.01 [-0.01, +0.00]"
+
+
+def test_the_arena_command_shows_big_gin_only_where_the_rules_play_it() -> None:
+    for preset, shown in [("classic", False), ("parlor", False), ("tournament", True)]:
+        result = CliRunner().invoke(
+            main, ["arena", "random", "random", "--deals", "1", "--preset", preset]
+        )
+        assert result.exit_code == 0, result.output
+        assert ("Big Gin" in result.stdout) is shown, preset
+        assert f": {preset}, 1 duplicate deal pair, seed 1\n" in result.stdout
+        assert "-0.00" not in result.stdout and "random (B): +0.00 [" in result.stdout

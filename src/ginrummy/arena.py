@@ -194,6 +194,13 @@ def t975(df: int) -> float:
     return T975[df - 1] if df <= len(T975) else 1.96
 
 
+def _signed(value: float) -> str:
+    """``value`` with its sign and two decimals; zero is ``+0.00`` however it came (``-0.0``,
+    or a small negative number that rounds to zero): never ``-0.00``."""
+    text = f"{value:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
 @dataclass(frozen=True, slots=True)
 class Interval:
     """An estimate with its 95 % confidence interval: a mean (:meth:`of`, Student's t for
@@ -236,8 +243,8 @@ class Interval:
 
     def __str__(self) -> str:
         if math.isnan(self.low):
-            return f"{self.mean:+.2f} [no interval from {self.n} value(s)]"
-        return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+            return f"{_signed(self.mean)} [no interval from {self.n} value(s)]"
+        return f"{_signed(self.mean)} [{_signed(self.low)}, {_signed(self.high)}]"
 
     def percent(self) -> str:
         """A proportion as ``75.0 % [60.1, 85.2]``."""
@@ -326,12 +333,15 @@ class ArenaResult:
             return f"{self.a} (A)", f"{self.b} (B)"
         return self.a, self.b
 
-    def lines(self) -> list[str]:
+    def lines(self, big_gin: bool = True) -> list[str]:
+        """The result as text. ``big_gin``: whether the rules play Big Gin; without it (classic,
+        parlor) the style table has no Big Gin column (the JSON keeps its field, 0)."""
         p = self.points_per_hand
         a, b = self.labels()
+        unit = "deal" if self.mode == "deals" else "game"
         out = [
             f"{a} vs {b}: {self.preset}, {self.pairs} duplicate "
-            f"{'deal' if self.mode == 'deals' else 'game'} pairs, seed {self.seed}",
+            f"{unit} {'pair' if self.pairs == 1 else 'pairs'}, seed {self.seed}",
             f"  points per hand  {a}: {p}   {b}: "
             f"{Interval(-p.mean, -p.high, -p.low, p.n)}   (95 % CI)",
         ]
@@ -341,11 +351,24 @@ class ArenaResult:
                 f"  game win rate    {a}: {g.percent()} of {g.n} games   (95 % Wilson interval)"
             )
         width = max(15, len(a), len(b))
-        heads = [h for h, _ in STYLE_COLUMNS]
-        out.append(f"  {'style':<{width}}  " + "  ".join(heads))
-        for name, s in ((a, self.style_a), (b, self.style_b)):
-            cells = [f"{cell(s):>{len(head)}}" for head, cell in STYLE_COLUMNS]
-            out.append(f"  {name:<{width}}  " + "  ".join(cells))
+        columns = [(h, cell) for h, cell in STYLE_COLUMNS if big_gin or h != "Big Gin"]
+        rows = [
+            (name, [cell(s) for _, cell in columns])
+            for name, s in ((a, self.style_a), (b, self.style_b))
+        ]
+        # each column right-aligned to the wider of its heading and its cells
+        widths = [
+            max(len(h), *(len(cells[i]) for _, cells in rows)) for i, (h, _) in enumerate(columns)
+        ]
+        out.append(
+            f"  {'style':<{width}}  "
+            + "  ".join(f"{h:>{w}}" for (h, _), w in zip(columns, widths, strict=True))
+        )
+        for name, cells in rows:
+            out.append(
+                f"  {name:<{width}}  "
+                + "  ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
+            )
         out.append(
             "  (gin to void: shares of the side's hands; deadwood at knock: its mean; "
             "draws: a hand, both players)"

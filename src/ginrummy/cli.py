@@ -528,7 +528,7 @@ def arena(
         )
     except RuntimeError as exc:  # a hand that never ends (see arena.MAX_HAND_ACTIONS)
         raise GinRummyError(str(exc)) from None
-    click.echo("\n".join(result.lines()))
+    click.echo("\n".join(result.lines(big_gin=rules.big_gin)))
     if json_file is not None:
         _write(json_file, json.dumps(json_safe(result.to_dict()), indent=2, allow_nan=False))
 
