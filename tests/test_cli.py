@@ -227,3 +227,16 @@ def test_replay_and_selfplay_show_a_shutout_doubling_as_play_does(tmp_path: Path
         "  seat 0 wins\n"
     )
     assert run("replay", str(path))[1].endswith(out.split("\n", 1)[1])
+
+
+def test_wording_one_card_analyze_and_flag_defaults() -> None:
+    code, out, _ = run("analyze", "Kd")
+    assert code == 0 and out == "hand (1 card): Kd\n  deadwood Kd  = 10\n"
+    assert run("analyze", "Kd Qd")[1].startswith("hand (2 cards): Qd Kd\n")
+    top = run("--help")[1]
+    assert "Gin Rummy: analyze hands, show rules, replay and play games." in top
+    assert "analyse" not in top
+    replay_help = " ".join(run("replay", "--help")[1].split())
+    assert "--actions / --no-actions List every action. [default: no-actions]" in replay_help
+    arena_help = " ".join(run("arena", "--help")[1].split())
+    assert "stderr is a terminal). [default: progress]" in arena_help

@@ -129,7 +129,7 @@ def _preset_option(func: Any) -> Any:
 )
 @click.version_option(package_name="ginrummy")
 def main() -> None:
-    """Gin Rummy: analyse hands, show rules, replay and play games.
+    """Gin Rummy: analyze hands, show rules, replay and play games.
 
     Cards are written rank then suit: As 7h Td Kc (10h and suit symbols such as 7♥ are
     accepted too).
@@ -219,7 +219,8 @@ def analyze(cards: tuple[str, ...], preset: str) -> None:
         raise GinRummyError(f"{len(hand)} cards given; a hand holds at most 11", "card/parse")
     mask = mask_of(hand)
     arr = arrange_mask(mask)
-    click.echo(f"hand ({len(hand)} cards): {format_cards(sort_by_rank(hand))}")
+    count = "1 card" if len(hand) == 1 else f"{len(hand)} cards"
+    click.echo(f"hand ({count}): {format_cards(sort_by_rank(hand))}")
     click.echo("\n".join(_arrangement_lines(arr)))
     if len(hand) == 11:
         dw, card = best_discard_mask(mask)
@@ -321,7 +322,7 @@ def _read_record(path: str) -> bytes:
 
 @main.command()
 @click.argument("record_file", metavar="RECORD.json")
-@click.option("--actions/--no-actions", default=False, help="List every action.")
+@click.option("--actions/--no-actions", default=False, show_default=True, help="List every action.")
 def replay(record_file: str, actions: bool) -> None:
     """Verify a game record and print the game hand by hand (- reads standard input)."""
     record = rec.loads(_read_record(record_file))
@@ -481,6 +482,7 @@ target instead. Prints points per hand with a 95 % confidence interval, the game
 @click.option(
     "--progress/--no-progress",
     default=True,
+    show_default=True,
     help="Show a progress bar on stderr (only ever when stderr is a terminal).",
 )
 def arena(
