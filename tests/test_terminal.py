@@ -507,6 +507,55 @@ def test_short_forms_people_type() -> None:
     assert parse_command("٣", three) == Command("action", "discard 3s")  # Arabic-Indic three
 
 
+def test_a_discard_before_the_draw_says_draw_first_however_it_is_typed() -> None:
+    """discard, d 3, d 7h, discard 7h, a card or its number (even one past the hand): before
+    the draw, one answer, with the keys to draw; k and g with a card likewise."""
+    draw = position(HAND, "2c", "pass", "pass", "stock", "discard 2c", "stock", "discard 4s")
+    first = "you discard after you draw: first type s (stock) or p (pile)"
+    for line in ["discard", "d 3", "d 7h", "discard 7h", "D 12", "7h", "3", "12", "10h", "d Zz"]:
+        assert parse_command(line, draw) == Command("error", first), line
+    assert parse_command("k 3", draw) == Command(
+        "error", "you knock after you draw: first type s (stock) or p (pile)"
+    )
+    assert parse_command("g 7h", draw) == Command(
+        "error", "you go gin after you draw: first type s (stock) or p (pile)"
+    )
+    assert parse_command("d", draw) == Command("action", "pile")  # d alone: the pile's key
+    opening = position(HAND, "2c")
+    for line in ["d 3", "3", "7h"]:
+        assert parse_command(line, opening) == Command(
+            "error", "you discard after you draw: first type t (take the upcard) or p (pass)"
+        )
+    first_draw = position(HAND, "2c", "pass", "pass")
+    assert parse_command("12", first_draw) == Command(
+        "error", "you discard after you draw: first type s (draw from the stock)"
+    )
+    # after the draw the numbers count as before
+    eleven = position(HAND, "2c", "pass", "pass", "stock")
+    assert parse_command("d 3", eleven) == Command("action", "discard 3s")
+    assert parse_command("12", eleven) == Command(
+        "error", "there is no card number 12: your cards are numbered 1-11"
+    )
+
+
+def test_the_next_deal_waits_for_enter_or_q() -> None:
+    """At "Press Enter for the next deal", anything but Enter or q is answered and asked
+    again; Enter deals, q asks to quit."""
+    s = script("t1", "easy", seat=0)
+    first_hand = s.lines[: s.lines.index("")]
+    _, out = play("--level", "easy", "--seed", "t1", lines=[*first_hand, "x", "n", "q", "y"])
+    prompt = "Press Enter for the next deal (q to quit) "  # the input is echoed after it
+    again = "Press Enter to deal the next hand, or type q to quit.\n"
+    assert out.endswith(
+        f"{prompt}x\n{again}{prompt}n\n{again}{prompt}q\nReally quit the game? [y/N] y\n"
+        "You left the game.\n"
+        "Score so far: You 0 points (0 hands won), AI 12 points (1 hand won); target 100\n"
+    )
+    assert "*** Hand 2" not in out
+    _, out = play("--level", "easy", "--seed", "t1", lines=[*first_hand, "next", ""])
+    assert f"{prompt}next\n{again}{prompt}\n\n*** Hand 2: the AI deals ***\n" in out
+
+
 def test_every_key_of_the_help_is_understood_and_every_key_understood_is_in_the_help() -> None:
     from ginrummy import terminal
 

@@ -534,6 +534,10 @@ def parse_command(line: str, view: PlayerView, order: SortOrder = "rank") -> Com
         return Command(_META[first])
     if first in _CARD_KINDS:
         kind = _CARD_KINDS[first]
+        if rest and view.phase != "discard":
+            # d 3, k 7h, discard 7h before the draw: the same answer as d alone would get
+            # if it were not the pile's key (the engine's "draw first" does not say the keys)
+            return _lone_command(kind, view)
         if len(rest) == 1:
             return _card_command(kind, rest[0], view, order)
         if rest:
@@ -549,9 +553,9 @@ def parse_command(line: str, view: PlayerView, order: SortOrder = "rank") -> Com
         return Command("action", keys[first])
     if first in KINDS or first in ("big", "biggin", "big_gin"):
         return Command("action", line.strip())  # the engine's notation: the engine judges it
-    if not rest and first.isdecimal():
-        return _card_command(DISCARD, first, view, order)
-    if not rest and _looks_like_a_card(words[0]):
+    if not rest and (first.isdecimal() or _looks_like_a_card(words[0])):
+        if view.phase != "discard":  # a card (or its number) to discard: draw first
+            return _lone_command(DISCARD, view)
         return _card_command(DISCARD, words[0], view, order)
     return Command("unknown", line.strip())
 
@@ -856,9 +860,16 @@ class TerminalGame:
         click.echo("Playing on.")
 
     def _wait_for_next_deal(self) -> None:
-        answer = ask("Press Enter for the next deal (q to quit)")
-        if answer.strip().lower() in ("q", "quit"):
-            self._confirm_quit()
+        """Enter deals the next hand, q (quit, exit) asks to leave; anything else is answered
+        and asked again (it used to deal, which a mistyped key should not do)."""
+        while True:
+            answer = ask("Press Enter for the next deal (q to quit)").strip().lower()
+            if not answer:
+                return
+            if answer in ("q", "quit", "exit"):
+                self._confirm_quit()  # returns when the human plays on
+                return
+            click.echo(_warn("Press Enter to deal the next hand, or type q to quit."))
 
 
 def _check_seed(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
