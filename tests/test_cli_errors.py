@@ -55,6 +55,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     variant("name-surrogate.json", lambda x: x["rules"].update(name="\ud800"))
     variant("long-action.json", lambda x: x["hands"][0]["actions"].__setitem__(0, "x" * 100_000))
     text = good.read_text()
+    first_seed = data["hands"][0]["seed"]
+    (d / "seed-twice.json").write_text(
+        text.replace(f'"seed": "{first_seed}"', f'"seed": "forged", "seed": "{first_seed}"', 1)
+    )
     (d / "nested.json").write_text("[" * 100_000 + "]" * 100_000)
     (d / "nested-inside.json").write_text(
         text.replace(
@@ -205,6 +209,7 @@ RECORDS = [
     ("no-result.json", "no result is stored"),
     ("no-outcome.json", "none is stored"),
     ("outcome-draw.json", "winner: no one (a drawn game) in the record, seat"),
+    ("seed-twice.json", "error: not a valid record: the key 'seed' appears twice in one object\n"),
 ]
 
 

@@ -171,6 +171,36 @@ def test_malformed_text_is_a_record_error(text: str | bytes, needle: str) -> Non
         record.parse_json(text)
 
 
+def test_a_key_twice_in_an_object_is_refused(data: dict[str, Any]) -> None:
+    """JSON parsers disagree on which of two equal keys counts (Python's takes the last): a
+    record naming a field twice is refused, naming the key, wherever the object is."""
+    text = json.dumps(data)
+    seed = data["hands"][0]["seed"]
+    cases = [
+        text.replace(f'"seed": "{seed}"', f'"seed": "forged", "seed": "{seed}"', 1),
+        text.replace('"version": 1', '"version": 1, "version": 1', 1),
+        text.replace('"kind": ', '"kind": "gin", "kind": ', 1),
+        '{"format": "ginrummy-record", "x": {"a": 1, "b": 2, "a": 3}}',
+    ]
+    for bad, key in zip(cases, ["seed", "version", "kind", "a"], strict=True):
+        assert bad != text
+        with pytest.raises(ginrummy.RecordError) as info:
+            record.parse_json(bad)
+        assert str(info.value) == (
+            f"not a valid record: the key {key!r} appears twice in one object"
+        )
+        assert info.value.code == "record/invalid"
+        with pytest.raises(ginrummy.RecordError):
+            record.loads(bad)
+    long_key = "k" * 100
+    with pytest.raises(ginrummy.RecordError, match=f"the key '{'k' * 40}...' appears twice"):
+        record.parse_json(f'{{"{long_key}": 1, "{long_key}": 2}}')
+    # equal values in different objects are no duplicates; unknown top-level keys are
+    # left as they were
+    assert record.parse_json('[{"a": 1}, {"a": 1}]') == [{"a": 1}, {"a": 1}]
+    assert record.loads(text.replace("{", '{"note": "hi", ', 1)).hands
+
+
 def test_results_that_differ_are_told_in_words(data: dict[str, Any]) -> None:
     with pytest.raises(ginrummy.RecordError) as info:
         record.loads(tamper(data, lambda d: d["hands"][0]["result"].update(points=999)))

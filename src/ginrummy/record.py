@@ -303,13 +303,26 @@ def _refuse_constant(name: str) -> Any:
     raise RecordError(f"not valid JSON: {name} is not a JSON number")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: JSON parsers disagree on which of two
+    equal keys counts (Python's takes the last), so a record that names a field twice is
+    ambiguous, and refused."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            shown = key if len(key) <= 40 else key[:40] + "..."
+            raise RecordError(f"not a valid record: the key {shown!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
 def parse_json(text: str | bytes) -> Any:
     """Parse a record's JSON text (no checks of its shape): any malformed text raises a
     :class:`~ginrummy.errors.RecordError` saying why, never another error.
 
     Refused: more than :data:`MAX_RECORD_BYTES`, text that is not UTF-8 JSON, nesting
     deeper than Python can parse, a number of more than :data:`MAX_NUMBER_DIGITS` digits,
-    and ``NaN`` / ``Infinity`` (which are not JSON).
+    ``NaN`` / ``Infinity`` (which are not JSON), and an object that holds a key twice.
     """
     if isinstance(text, str):
         # the limit is in bytes; a character is at most four
@@ -322,7 +335,9 @@ def parse_json(text: str | bytes) -> Any:
     if not text.strip():
         raise RecordError("the record is empty")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
+        return json.loads(
+            text, parse_int=_parse_int, parse_constant=_refuse_constant, object_pairs_hook=_object
+        )
     except RecordError:
         raise
     except RecursionError:
