@@ -190,11 +190,23 @@ master's hedge reads the hand (:attr:`MasterPlayer.hedge_params`): the windows n
 that chance, and ``knocker_prior=0`` alone no longer turns it off (``hedge_params=none,
 knocker_prior=0`` does; ``hedge_params=none`` plays as ``master-2026-12``).
 
+**The threat by the opponent's knocking** (``athreat-S``, ``kthreat-C``; 2026-12-07, a
+sixteenth session). ``athreat-S`` scales master's threat weight by the opponent's knock rate,
+in the game's finished hands, at the stage of the hand its next discard falls in (its first
+``S`` discards, or later ones), over 0.25 (a Beta prior of that mean and weight 4: with
+nothing seen, master's weight). ``kthreat-C`` multiplies the threat by ``1 + C * p``, ``p``
+the chance that the opponent knocks at once (1 for a knocker the game has shown, 0 for a
+player, else the hedge's chance from the hand's public play).
+
+    python bench/master_variants.py master-2026-11 athreat-4 --games 300 --seed as-1
+    python bench/master_variants.py baseline kthreat-1.0 kthreat-2.0 --deals 1000
+
 Any variant of ``bench/knocker_signals.py play`` works too. The figures are in docs/ai.md
 ("Pile or stock two draws deep, deadwood kept late, a larger gin bonus"; "The end of the game,
 and the opponent's threat in the discards"; "Feeding gin, and a margin for the pile"; "The
 opponent's next discard as a draw"; "The threat in the draw, a stronger threat, the stock's
-last draws and a smaller gin bonus in games"; "Where the first hand's hedge acts").
+last draws and a smaller gin bonus in games"; "Where the first hand's hedge acts"; "The
+threat by how the opponent knocks").
 """
 
 from __future__ import annotations
@@ -205,6 +217,7 @@ from collections.abc import Sequence
 
 import knocker_signals  # sibling scripts: bench/ is on the path when this one runs
 from ginrummy.ai import TEST_LEVELS
+from ginrummy.ai.adapt import chances_in
 from ginrummy.ai.base import end_action, least_deadwood_discard
 from ginrummy.ai.evaluate import (
     OpponentModel,
@@ -558,6 +571,81 @@ class Threat(MasterPlayer):
 
     level = "v-threat"
     threat_weight = 1.0
+
+
+class StagedThreat(MasterPlayer):
+    """Master whose threat weight follows how readily this opponent has ended hands when it
+    could, at the stage of the hand its next discard falls in (``athreat-S``; 2026-12-07, a
+    sixteenth session): :attr:`~MasterPlayer.threat_weight` times the opponent's knock rate
+    over its chances at its first ``split`` discards (or at later ones) in the game's
+    finished hands, over :attr:`ref_rate` (a Beta prior of mean :attr:`ref_rate` and weight
+    :attr:`strength`: with nothing seen, master's weight). ``master-2026-11`` ends the hand at
+    82 % of its chances at its third discard and 9 to 18 % late (docs/ai.md, "The trigger
+    against masters"); master's fixed weight takes every chance alike."""
+
+    level = "v-athreat"
+    split = 4
+    ref_rate = 0.25
+    strength = 4.0
+    _staged: tuple[object, tuple[int, int, int, int]] | None = None
+
+    def staged_counts(self, k: Knowledge) -> tuple[int, int, int, int]:
+        """The opponent's (chances, ended) at its first :attr:`split` discards of a hand,
+        then at later ones, over the game's finished hands (cached per game state)."""
+        past = k.view.past_hands
+        if self._staged is not None and self._staged[0] is past:
+            return self._staged[1]
+        seat = 1 - k.view.seat
+        counts = [0, 0, 0, 0]
+        for hand in past:
+            for chance in chances_in(hand, seat, k.rules):
+                late = 2 * (chance.turn > self.split)
+                counts[late] += 1
+                counts[late + 1] += chance.ended
+        result = (counts[0], counts[1], counts[2], counts[3])
+        self._staged = (past, result)
+        return result
+
+    def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
+        if not self.threat_weight:
+            return 0.0
+        share = self.threat_share(k, model)
+        if not share:
+            return 0.0
+        seat = 1 - k.view.seat
+        discards = sum(
+            1
+            for e in k.view.history
+            if e.seat == seat and e.action.partition(" ")[0] in ("discard", "knock", "gin")
+        )
+        chances, ended, late_chances, late_ended = self.staged_counts(k)
+        if discards + 1 > self.split:
+            chances, ended = late_chances, late_ended
+        prior = self.strength
+        rate = (ended + self.ref_rate * prior) / (chances + prior)
+        return min(1.0, self.threat_weight * share * rate / self.ref_rate)
+
+
+class KnockerThreat(MasterPlayer):
+    """Master whose threat weight grows with the chance that the opponent knocks at once
+    (``kthreat-C``; 2026-12-07, a sixteenth session): :attr:`~MasterPlayer.threat_weight`
+    times ``1 + C * p``, ``p`` 1 once the game shows a knocker, 0 once it shows a player, and
+    before either the hedge's chance from the hand's public play
+    (:meth:`~MasterPlayer.hedge_chance`). A knocker ends the hand at its first chance, so
+    against one the deadwood kept now counts for more."""
+
+    level = "v-kthreat"
+    boost = 1.0
+
+    def knock_threat(self, k: Knowledge, model: OpponentModel) -> float:
+        threat = super().knock_threat(k, model)
+        if not threat:
+            return 0.0
+        kind = self.opponent_kind(k)
+        chance = {"knocker": 1.0, "player": 0.0}.get(kind or "")
+        if chance is None:
+            chance = self.hedge_chance(k)
+        return min(1.0, threat * (1.0 + self.boost * chance))
 
 
 class ThreatGuard(Threat):
@@ -998,6 +1086,8 @@ PREFIXED: dict[str, tuple[type[MasterPlayer], str, type]] = {
     "closing-": (Closing, "share", float),
     "endzone-": (EndZone, "need", int),
     "threat-": (Threat, "threat_weight", float),
+    "athreat-": (StagedThreat, "split", int),
+    "kthreat-": (KnockerThreat, "boost", float),
     "lead-": (Lead, "swing", float),
     "guard-": (ThreatGuard, "guard", float),
     "threatl-": (ThreatLayoffs, "threat_weight", float),

@@ -333,7 +333,7 @@ class MasterPlayer(ExpertPlayer):
     :attr:`knocker_prior`; None: the fixed prior (as in ``master-2026-12``). Since
     2026-12-07: against ``master-2026-11`` on nineteen seeds of 300 game pairs master won
     60.04 % of the games with it and 59.80 % with the fixed prior, ahead on fourteen seeds,
-    and made +2.70 points a hand against +2.67 (59.89 % over those and six fresh seeds);
+    and made +2.70 points a hand against +2.67 (59.76 % over those and eight fresh seeds);
     against ``baseline`` in single deals -0.05 [-0.17, +0.06] (docs/ai.md, "The hand's
     public play as the hedge: master since 2026-12-07")."""
     player_passes = 1
