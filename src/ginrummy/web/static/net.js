@@ -6,6 +6,7 @@
 import { cardText } from "./cards.js";
 import * as sound from "./sound.js";
 import { $, S, setStatus, store } from "./state.js";
+import { showNoGame } from "./router.js";
 import { renderPresence } from "./scores.js";
 import { render, showWatching } from "./table.js";
 import { receiveView, rollBack, showOwnMove } from "./views.js";
@@ -173,6 +174,11 @@ function onMessage(msg) {
     S.presence = msg.connected;
     renderPresence();
   } else if (msg.type === "error") {
+    if (msg.code === "service/no-game" && !S.wsOpen) { // the socket is closed after this
+      abandon();
+      showNoGame("missing");
+      return;
+    }
     const mine = S.pending;
     S.pending = null;
     if (msg.code === "service/stale" && mine && mine.resent && S.ws && S.wsOpen) {

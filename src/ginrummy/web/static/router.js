@@ -14,6 +14,19 @@ export function showPage(id) {
   document.body.dataset.page = id;
 }
 
+/**
+ * A game's address that leads to no game: `missing` (a well-formed id the server does not
+ * know) or `malformed` (not a game's id at all). A page of its own, with the way back to the
+ * lobby, instead of an empty table or a silent lobby under the wrong address.
+ */
+export function showNoGame(why) {
+  showPage("no-game");
+  document.title = "Gin Rummy: no such game";
+  $("#no-game-text").textContent = why === "malformed"
+    ? "This link is wrong: it is not the address of a game. Check that it was copied whole."
+    : "There is no game at this address: the link is wrong, or the game no longer exists.";
+}
+
 export function navigate(path, replace = false) {
   if (replace) history.replaceState(null, "", path); else history.pushState(null, "", path);
   route();
@@ -36,6 +49,7 @@ export async function route() {
   if ((m = path.match(/^\/game\/([0-9a-f]+)$/))) return openGame(m[1], { watch: location.hash === "#watch" });
   if ((m = path.match(/^\/join\/([0-9a-f]+)$/))) return joinGame(m[1]);
   if ((m = path.match(/^\/replay\/([0-9a-f]+)$/))) return openReplay(m[1]);
+  if (/^\/(game|join|replay)\//.test(path)) return showNoGame("malformed");
   if (path === "/history") return openHistory();
   return openLobby();
 }
