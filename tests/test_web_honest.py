@@ -157,6 +157,26 @@ def test_a_waiting_move_can_be_cancelled(page: Page, server: Server) -> None:
     my_turn(page, server)  # and the turn is still the person's to play
 
 
+def test_a_hint_asked_offline_says_it_needs_the_connection(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
+    my_turn(page, server)
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn.lost:not([hidden])", timeout=3000)
+    page.click("#btn-hint")
+    page.wait_for_function(
+        "document.querySelector('#hint-text').textContent.startsWith('No hint')", timeout=10000
+    )
+    assert page.inner_text("#hint-text") == (
+        "No hint: you are offline, and a hint needs the connection."
+    )
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn", state="hidden", timeout=15000)
+    page.click("#btn-hint")  # back online, the hint comes
+    page.wait_for_function(
+        "document.querySelector('#hint-text').textContent.startsWith('Hint: ')", timeout=15000
+    )
+
+
 # --- refusals -----------------------------------------------------------------------------
 
 

@@ -82,6 +82,13 @@ function gin() {
   render();
 }
 
+/** Why no hint came, in the page's words: the server's reason, or the lost connection. */
+function hintRefused(e) {
+  if (e.status) return `No hint: ${e.message}`; // the server answered, and said why
+  if (navigator.onLine === false) return "No hint: you are offline, and a hint needs the connection.";
+  return "No hint: the server cannot be reached. Try again when the connection is back.";
+}
+
 async function showHint() {
   if (!S.view || S.hintPending) return;
   if (!S.view.ai_level || S.seat === null) { refuse("Hints are given only in games against the computer."); return; }
@@ -99,7 +106,7 @@ async function showHint() {
     box.textContent = `Hint: ${withSuitSymbols(h.reason)}`;
     render();
   } catch (e) {
-    box.textContent = `No hint: ${e.message}`;
+    box.textContent = hintRefused(e);
   } finally {
     S.hintPending = false;
   }
