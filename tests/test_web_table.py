@@ -874,6 +874,43 @@ def test_lay_offs_move_onto_the_knockers_melds(page: Page, server: Server) -> No
     assert page.is_visible("#hand-end")
 
 
+def test_the_hand_end_names_who_knocked_in_plain_words(page: Page, server: Server) -> None:
+    """The knocker's row reads "AI (easy) knocked" (or "went gin"), as the move log words it,
+    not "AI (easy) (knocked)"."""
+    start_ai_game(page, server, level="easy", preset="classic")
+    ended = {
+        "knock": "knocked",
+        "undercut": "knocked",
+        "gin": "went gin",
+        "big-gin": "went Big Gin",
+    }
+    for _ in range(10):  # hands; the AI ends one within a few (the person never knocks)
+        number = server_view(server, page)["hand"]["hand_number"]
+        play(
+            page,
+            server,
+            lambda p, a: do_by_clicks(p, a),
+            until=lambda v, n=number: v["hand"]["hand_number"] > n or v["is_over"],
+            policy=never_knock,
+            dismiss=False,
+        )
+        page.wait_for_selector("#hand-end:not([hidden])")
+        view = server_view(server, page)
+        result = view["results"][number - 1]
+        if result["kind"] != "void":
+            break
+        page.click("#btn-next")
+    else:
+        raise AssertionError("ten void hands in a row")
+    knocker = result["knocker"]
+    assert knocker != view["seat"]  # the person never ends a hand here
+    name = view["names"][knocker]
+    assert name.startswith("AI (")
+    rows = page.locator("#he-hands .he-row h3")
+    assert rows.nth(0).inner_text() == f"{name} {ended[result['kind']]}"
+    assert rows.nth(1).inner_text() == "You"
+
+
 def test_sounds_play_and_the_mute_switch_silences_them(page: Page, server: Server) -> None:
     # count the sounds the page makes by wrapping the Web Audio API
     page.add_init_script(

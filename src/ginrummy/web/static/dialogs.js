@@ -117,7 +117,9 @@ export function showHandEnd(index) {
     const k = r.knocker;
     const order = [k, 1 - k];
     for (const seat of order) {
-      const title = seat === k ? `${who(seat)} (${r.kind === "gin" || r.kind === "big-gin" ? "gin" : "knocked"})` : who(seat);
+      // as the move log words it: "AI (normal) knocked", "You went gin"
+      const ended = { gin: "went gin", "big-gin": "went Big Gin" }[r.kind] || "knocked";
+      const title = seat === k ? `${who(seat)} ${ended}` : who(seat);
       hands.append(arrangementRow(title, r.arrangements[seat], r.layoffs || [], seat === k));
     }
     if (r.layoffs && r.layoffs.length) setTimeout(() => layOff(hands), reducedMotion() ? 0 : 700);
