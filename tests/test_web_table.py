@@ -1055,3 +1055,21 @@ def test_the_table_plays_under_its_content_security_policy(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_host_opening_their_own_invite_link_goes_to_their_seat(
+    browser: Browser, server: Server
+) -> None:
+    ann = lobby_page(browser, server, "Ann")
+    ann.click("#invite-human")
+    ann.wait_for_selector("#invite-box:not([hidden])")
+    link = ann.input_value("#invite-link")
+    gid = link.split("/join/")[1].split("#")[0]
+    ann.goto(link)
+    # straight to the seat, asked no name, and the friend's seat is still free
+    ann.wait_for_url(f"{server.base}/game/{gid}", timeout=10000)
+    ann.wait_for_selector("#table:not([hidden])")
+    assert not ann.is_visible("#join")
+    assert "Waiting" in ann.inner_text("#opp-name")
+    view = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
+    assert view["names"][1 - game_view(server, gid, player_token(ann))["seat"]] is None

@@ -136,6 +136,9 @@ export async function joinGame(gameId) {
   $("#join-name").focus();
   try {
     const view = await api("GET", `/api/games/${gameId}`);
+    if (location.pathname !== `/join/${gameId}`) return; // the page has moved on meanwhile
+    // this browser already sits at the game (the host opening their own link): to the seat
+    if (view.seat !== null && view.seat !== undefined) return navigate(`/game/${gameId}`, true);
     const host = view.names.find((n) => n) || "A player";
     $("#join-rules").textContent = `${host} invites you: ${view.rules.name} rules, to ${view.rules.target} points.`;
   } catch (e) {
