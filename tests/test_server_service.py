@@ -287,3 +287,17 @@ def test_a_copy_that_missed_news_is_refreshed_from_the_store(db_url: str) -> Non
     assert second.view(made.game_id, None)["version"] == before + 1
     second.note_version(made.game_id, before + 2)
     assert second.view(made.game_id, None)["version"] == before + 2
+
+
+def test_a_view_says_whether_the_invited_seat_is_free(db_url: str) -> None:
+    service = GameService(open_store(db_url))
+    first = service.create_game(RULES, seat=0, name="Ann")
+    assert first.invite is not None
+    assert service.view(first.game_id, None)["seat_free"] is True
+    assert service.state_view(first.game_id, None)["seat_free"] is True
+    second = service.join(first.game_id, first.invite, name="Bob")
+    for token in (None, first.token, second.token):
+        assert service.view(first.game_id, token)["seat_free"] is False
+    assert service.state_view(first.game_id, None)["seat_free"] is False
+    against_ai = service.create_game(RULES, ai_level="easy", seat=0)
+    assert service.view(against_ai.game_id, None)["seat_free"] is False

@@ -1073,3 +1073,68 @@ def test_the_host_opening_their_own_invite_link_goes_to_their_seat(
     assert "Waiting" in ann.inner_text("#opp-name")
     view = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
     assert view["names"][1 - game_view(server, gid, player_token(ann))["seat"]] is None
+
+
+def play_out(server: Server, gid: str, tokens: dict[int, str]) -> None:
+    """Both seats play ``greedy_action`` through the HTTP API until the game is over."""
+    for _ in range(5000):
+        views = {seat: game_view(server, gid, token) for seat, token in tokens.items()}
+        if views[0]["is_over"]:
+            return
+        seat = next(s for s, v in views.items() if v["hand"] and v["hand"]["legal_actions"])
+        httpx.post(
+            f"{server.base}/api/games/{gid}/actions",
+            json={"action": greedy_action(views[seat]["hand"])},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            timeout=10,
+        ).raise_for_status()
+    raise AssertionError("the game did not end")
+
+
+def test_the_join_page_of_a_full_or_finished_game_says_so_up_front(
+    browser: Browser, server: Server
+) -> None:
+    made = httpx.post(
+        f"{server.base}/api/games",
+        json={"opponent": "human", "name": "Ann", "target": 10},
+        timeout=10,
+    ).json()
+    gid, link = made["game_id"], f"{server.base}/join/{made['game_id']}#{made['invite']}"
+    cid = lobby_page(browser, server, "Cid")
+    cid.goto(link)  # a seat still free: the invitation
+    cid.wait_for_selector("#join-name-row:not([hidden])")
+    assert cid.inner_text("#join-rules") == "Ann invites you: tournament rules, to 10 points."
+    joined = httpx.post(
+        f"{server.base}/api/games/{gid}/join",
+        json={"invite": made["invite"], "name": "Bob"},
+        timeout=10,
+    ).json()
+    cid.goto(f"{server.base}/")
+    cid.wait_for_selector("#lobby:not([hidden])")
+    cid.goto(link)  # both seats taken: said at once, no name asked, the game to watch
+    cid.wait_for_selector("#join-closed:not([hidden])")
+    assert cid.inner_text("#join-title") == "This game is full"
+    assert cid.inner_text("#join-closed") == (
+        "This game already has two players (Ann and Bob): there is no seat left to take."
+        " You can watch it."
+    )
+    for hidden in ("#join-name", "#join-go"):
+        assert not cid.is_visible(hidden), hidden
+    assert cid.inner_text("#join-rules") == ""
+    assert cid.get_attribute("#join-instead", "href") == f"/game/{gid}#watch"
+    cid.click("#join-instead")
+    cid.wait_for_selector("#table:not([hidden])")
+    cid.wait_for_function("document.querySelector('#status').textContent.includes('watching')")
+    play_out(server, gid, {made["seat"]: made["token"], joined["seat"]: joined["token"]})
+    cid.goto(link)  # the game over: said at once, its replay offered
+    cid.wait_for_selector("#join-closed:not([hidden])")
+    assert cid.inner_text("#join-title") == "This game is over"
+    assert cid.inner_text("#join-closed") == (
+        "Ann and Bob have finished this game: there is no seat left to take."
+        " You can watch its replay."
+    )
+    assert not cid.is_visible("#join-name")
+    assert cid.inner_text("#join-instead") == "Watch the replay"
+    cid.click("#join-instead")
+    cid.wait_for_selector("#replay:not([hidden])")
+    assert cid.evaluate("location.pathname") == f"/replay/{gid}"

@@ -477,6 +477,7 @@ class GameService:
                 game_id=live.row.id,
                 names=list(live.row.names),
                 ai_level=live.row.ai_level,
+                seat_free=_seat_free(live.row),
                 fairness=_fairness(live, finished),
                 is_over=live.over,
                 claimed_by=live.claimed_by,
@@ -649,6 +650,7 @@ class GameService:
             "game_id": live.row.id,
             "names": list(live.row.names),
             "ai_level": live.row.ai_level,
+            "seat_free": _seat_free(live.row),
         }
         hand_public = None
         if view.hand is not None:
@@ -1322,6 +1324,12 @@ def _replay(
         else:
             state = state.apply(action, seat)
     return state, claimed_by
+
+
+def _seat_free(row: GameRow) -> bool:
+    """Whether a game between people still has the seat its invite is for (a view's
+    ``seat_free``: the join page says up front that a game is full)."""
+    return row.invite is not None and None in row.tokens
 
 
 def _fairness(live: _Live, finished: int) -> list[dict[str, Any]]:

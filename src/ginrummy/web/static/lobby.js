@@ -116,6 +116,10 @@ export async function joinGame(gameId) {
   document.title = "Gin Rummy: join a game";
   $("#join-error").textContent = invite ? "" : "This invite link has no invite in it: ask for the link again.";
   $("#join-go").disabled = !invite;
+  $("#join-title").textContent = "You are invited to a game of Gin Rummy";
+  $("#join-rules").textContent = "";
+  joinOpen(true);
+  $("#join-name-row").hidden = $("#join-go").hidden = true; // until the game says it has a seat
   $("#join-name").value = store.get("name", "");
   $("#join-form").onsubmit = async (e) => {
     e.preventDefault();
@@ -133,18 +137,42 @@ export async function joinGame(gameId) {
     }
     navigate(`/game/${gameId}`, true);
   };
-  $("#join-name").focus();
   try {
     const view = await api("GET", `/api/games/${gameId}`);
     if (location.pathname !== `/join/${gameId}`) return; // the page has moved on meanwhile
     // this browser already sits at the game (the host opening their own link): to the seat
     if (view.seat !== null && view.seat !== undefined) return navigate(`/game/${gameId}`, true);
     const host = view.names.find((n) => n) || "A player";
+    const closed = view.is_over ? "over" : view.seat_free === false ? "full" : null;
+    if (closed) return joinClosed(gameId, closed, view);
+    joinOpen(true);
+    $("#join-name").focus();
     $("#join-rules").textContent = `${host} invites you: ${view.rules.name} rules, to ${view.rules.target} points.`;
   } catch (e) {
     $("#join-error").textContent = `No such game: ${e.message}`;
     $("#join-go").disabled = true;
   }
+}
+
+/** The join page's name field and button (`open`), or neither (a game with no seat to take). */
+function joinOpen(open) {
+  $("#join-name-row").hidden = !open;
+  $("#join-go").hidden = !open;
+  $("#join-closed").hidden = open;
+  $("#join-instead-row").hidden = open;
+}
+
+/** A game that is `full` (two players: it may be watched) or `over` (its replay): said up
+ * front, with no name asked. */
+function joinClosed(gameId, why, view) {
+  joinOpen(false);
+  const names = view.names.map((n, seat) => n || (seat === 0 ? "Player 1" : "Player 2")).join(" and ");
+  $("#join-title").textContent = why === "over" ? "This game is over" : "This game is full";
+  $("#join-closed").textContent = why === "over"
+    ? `${names} have finished this game: there is no seat left to take. You can watch its replay.`
+    : `This game already has two players (${names}): there is no seat left to take. You can watch it.`;
+  $("#join-instead").textContent = why === "over" ? "Watch the replay" : "Watch the game";
+  $("#join-instead").href = why === "over" ? `/replay/${gameId}` : watchAddress(gameId);
 }
 
 export function initLobby() {
