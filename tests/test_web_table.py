@@ -1138,27 +1138,3 @@ def test_the_join_page_of_a_full_or_finished_game_says_so_up_front(
     cid.click("#join-instead")
     cid.wait_for_selector("#replay:not([hidden])")
     assert cid.evaluate("location.pathname") == f"/replay/{gid}"
-
-
-def test_the_hosts_waiting_table_on_a_phone_keeps_the_invite_readable(
-    browser: Browser, server: Server
-) -> None:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
-    ann = context.new_page()
-    ann.goto(server.base + "/")
-    ann.wait_for_selector("#lobby:not([hidden])")
-    ann.fill("#name", "Ann")
-    ann.click("#invite-human")
-    ann.wait_for_selector("#invite-box:not([hidden])")
-    link = ann.input_value("#invite-link")
-    ann.click("#go-invited")
-    ann.wait_for_selector("#invite-reminder:not([hidden])")
-    for _ in range(30):  # the first moments, when the cut would show: never over the link
-        assert not ann.is_visible("#cut")
-        assert not ann.is_visible("#btn-knock") and not ann.is_visible("#btn-gin")
-        ann.wait_for_timeout(100)
-    assert ann.inner_text("#turn") == "Waiting for your opponent to open the invite link…"
-    assert link in ann.inner_text("#invite-reminder")
-    ann.wait_for_selector("#hand .card")
-    assert not ann.is_visible("#btn-knock") and not ann.is_visible("#btn-gin")
-    context.close()

@@ -243,9 +243,6 @@ export function render({ event = null, deal = false } = {}) {
   // Knock and Gin stay pressable when greyed (aria-disabled), to say why not
   explainButton($("#btn-knock"), knockReason(L), "knock-why");
   explainButton($("#btn-gin"), ginReason(L), "gin-why");
-  // while the host waits for the invited friend, nothing can be played: no Knock nor Gin
-  const waitingForFriend = S.seat !== null && !v.ai_level && !v.names[1 - S.seat];
-  $("#btn-knock").hidden = $("#btn-gin").hidden = waitingForFriend;
   $("#btn-big-gin").hidden = !L.bigGin;
   $("#btn-big-gin").classList.toggle("lit", L.bigGin);
   $("#btn-hint").hidden = !v.ai_level || S.seat === null;

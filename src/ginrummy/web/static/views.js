@@ -99,9 +99,7 @@ async function stage(steps) {
       if (!alive()) return;
       S.shown = emptyTable(step.view);
       render();
-      // not over the invite reminder while the host waits for the friend to open the link
-      const waiting = S.seat !== null && !step.view.ai_level && !step.view.names[1 - S.seat];
-      if (step.view.hand.hand_number === 1 && !waiting) await showCut(S.view, alive);
+      if (step.view.hand.hand_number === 1) await showCut(S.view, alive);
       if (!alive()) return;
       logDeal(step.view);
       store.set(`dealt.${S.gameId}`, String(step.view.hand.hand_number));
