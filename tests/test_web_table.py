@@ -1138,3 +1138,31 @@ def test_the_join_page_of_a_full_or_finished_game_says_so_up_front(
     cid.click("#join-instead")
     cid.wait_for_selector("#replay:not([hidden])")
     assert cid.evaluate("location.pathname") == f"/replay/{gid}"
+
+
+def test_a_friend_who_joins_without_a_name_is_not_awaited(browser: Browser, server: Server) -> None:
+    # the friend may leave the name empty (the join form's name is optional): the host's
+    # table must still see that the friend has come, not wait for the invite to be opened
+    ann = lobby_page(browser, server, "Ann")
+    ann.click("#invite-human")
+    ann.wait_for_selector("#invite-box:not([hidden])")
+    link = ann.input_value("#invite-link")
+    gid, invite = link.split("/join/")[1].split("#")
+    ann.click("#go-invited")
+    ann.wait_for_selector("#hand .card")
+    assert "Waiting" in ann.inner_text("#opp-name")
+    assert not ann.is_hidden("#invite-reminder")
+    joined = httpx.post(
+        f"{server.base}/api/games/{gid}/join", json={"invite": invite, "name": None}, timeout=10
+    )
+    joined.raise_for_status()
+    ann.wait_for_function("document.querySelector('#opp-name').textContent === 'Opponent'")
+    assert ann.is_hidden("#invite-reminder")
+    assert "invite link" not in ann.inner_text("#turn")
+    assert "away" in ann.inner_text("#opp-presence")  # shown: the friend has no page open
+    ann.goto(f"{server.base}/")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    ann.wait_for_function(
+        "document.querySelector('#open-games').textContent.includes('your opponent')"
+    )
+    assert "waiting for a player" not in ann.inner_text("#open-games")

@@ -1118,6 +1118,7 @@ class GameService:
                         "names": list(live.row.names),
                         "rules": state.rules.name,
                         "ai_level": live.row.ai_level,
+                        "seat_free": _seat_free(live.row),
                         "points": list(state.points),
                         "hands_won": list(state.hands_won),
                         "finished": live.over,

@@ -6,7 +6,9 @@ import { $, store } from "./state.js";
 
 export function gameLine(g) {
   const me = g.seat, opp = 1 - g.seat;
-  const oppName = g.names[opp] || (g.ai_level ? `AI (${g.ai_level})` : "waiting for a player");
+  // a friend who joined without a name has none: seat_free tells them from a seat still free
+  const nameless = g.ai_level ? `AI (${g.ai_level})` : g.seat_free === false ? "your opponent" : "waiting for a player";
+  const oppName = g.names[opp] || nameless;
   const score = `${g.points[me]} – ${g.points[opp]}`;
   let outcome = "";
   if (g.finished) outcome = g.winner === null ? " · drawn" : g.winner === me ? " · you won" : " · you lost";

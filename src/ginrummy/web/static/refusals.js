@@ -3,7 +3,7 @@
 
 import { moveText } from "./net.js";
 import * as sound from "./sound.js";
-import { S, setStatus } from "./state.js";
+import { S, awaitingFriend, setStatus } from "./state.js";
 import { legal, seatName } from "./table.js";
 
 /** What the table expects of this player now, in a sentence (null: nothing to say). */
@@ -17,7 +17,7 @@ export function expected(L = legal()) {
   if (S.staging) return "A moment: the table is still showing the last moves.";
   const h = v.hand;
   if (h.to_act !== S.seat) {
-    if (!v.names[1 - S.seat]) return "Waiting for your opponent to join.";
+    if (awaitingFriend(v, 1 - S.seat)) return "Waiting for your opponent to join.";
     return `It is ${seatName(v, h.to_act)}'s turn: wait for their move.`;
   }
   if (S.mode === "knock") return "Choose the highlighted card to knock with (Esc cancels).";

@@ -2,7 +2,7 @@
 // presence.
 
 import { send } from "./net.js";
-import { $, KIND_TITLE, S, esc } from "./state.js";
+import { $, KIND_TITLE, S, awaitingFriend, esc } from "./state.js";
 import { seatName } from "./table.js";
 
 /** The scoreboard (both seats, the points, the hands won, whose turn) and the rules line. */
@@ -54,7 +54,7 @@ export function renderPresence() {
   if (!v) return;
   const opp = 1 - (S.seat ?? 0);
   const el = $("#opp-presence");
-  if (v.ai_level || !v.names[opp]) { el.textContent = ""; return; }
+  if (v.ai_level || awaitingFriend(v, opp)) { el.textContent = ""; return; }
   const on = S.presence[opp];
   el.textContent = on ? "● online" : "○ away";
   el.className = `presence ${on ? "on" : "off"}`;

@@ -101,3 +101,13 @@ export function setStatus(text, isError = false) {
 export function tapWord() {
   return matchMedia("(hover: none) and (pointer: coarse)").matches ? "tap" : "click";
 }
+
+/**
+ * Whether a game between people still waits for the invited friend: the view's `seat_free`
+ * (a friend who joined without a name has none, so a missing name does not tell), or, in a
+ * view without that field, no name in the other seat.
+ */
+export function awaitingFriend(v, opp) {
+  if (v.ai_level) return false;
+  return v.seat_free ?? !v.names[opp];
+}

@@ -10,7 +10,7 @@ import { showPage } from "./router.js";
 import { renderPresence, renderScores, renderTimer } from "./scores.js";
 import { HIDDEN, parseAction } from "./stage.js";
 import * as sound from "./sound.js";
-import { $, S, backDesign, beat, motionMs, reducedMotion, setStatus, store, tapWord } from "./state.js";
+import { $, S, awaitingFriend, backDesign, beat, motionMs, reducedMotion, setStatus, store, tapWord } from "./state.js";
 
 export function openGame(gameId, { watch = false } = {}) {
   S.gameId = gameId;
@@ -257,7 +257,7 @@ export function render({ event = null, deal = false } = {}) {
   $("#turn").textContent = turnText(v, L);
   renderTimer();
   $("#btn-claim").hidden = !(v.timer && v.timer.can_claim);
-  const invite = S.seat !== null && !v.names[opp] ? store.get(`invite.${v.game_id}`) : null;
+  const invite = S.seat !== null && awaitingFriend(v, opp) ? store.get(`invite.${v.game_id}`) : null;
   $("#invite-reminder").hidden = !invite;
   $("#invite-reminder-link").textContent = invite || "";
   // the hands drawn to their end: those before this one, and with the last view's final
@@ -382,14 +382,14 @@ function newestDraw(h) {
 
 export function seatName(v, seat) {
   if (seat === S.seat) return v.names[seat] || "You";
-  return v.names[seat] || "Waiting for a player…";
+  return v.names[seat] || (awaitingFriend(v, seat) ? "Waiting for a player…" : "Opponent");
 }
 
 function turnText(v, L) {
   if (v.is_over) return v.claimed_by === null ? "The game is over." : `${seatName(v, v.claimed_by)} claimed the game.`;
   const h = v.hand;
   const opp = 1 - (S.seat ?? 0);
-  if (S.seat !== null && !v.names[opp]) {
+  if (S.seat !== null && awaitingFriend(v, opp)) {
     return "Waiting for your opponent to open the invite link…";
   }
   if (S.queued) return `Your move (${moveText(S.queued.action)}) waits for the connection…`;
