@@ -830,6 +830,21 @@ def never_knock(hand: dict[str, Any]) -> str:
     return "discard " + hand["hand"][0] if kind == "big-gin" else action
 
 
+def play_hand_without_knocking(page: Page, server: Server) -> tuple[int, list[dict[str, Any]]]:
+    """Play the hand in play by clicks (:func:`never_knock`) until it is over, leaving its
+    dialog open: the hand's number and the end-of-hand screens :func:`play` saw on the way."""
+    number = server_view(server, page)["hand"]["hand_number"]
+    ends = play(
+        page,
+        server,
+        do_by_clicks,
+        until=lambda v, n=number: v["hand"]["hand_number"] > n or v["is_over"],
+        policy=never_knock,
+        dismiss=False,
+    )
+    return number, ends
+
+
 def test_lay_offs_move_onto_the_knockers_melds(page: Page, server: Server) -> None:
     start_ai_game(page, server, level="easy", preset="classic")
     for _ in range(20):  # hands; one with a lay-off comes within a few
@@ -839,15 +854,7 @@ def test_lay_offs_move_onto_the_knockers_melds(page: Page, server: Server) -> No
             page.click("#play-ai")
             page.wait_for_function("/\\/game\\//.test(location.pathname)")
             page.wait_for_selector("#hand .card")
-        number = server_view(server, page)["hand"]["hand_number"]
-        ends = play(
-            page,
-            server,
-            lambda p, a: do_by_clicks(p, a),
-            until=lambda v, n=number: v["hand"]["hand_number"] > n or v["is_over"],
-            policy=never_knock,
-            dismiss=False,
-        )
+        number, ends = play_hand_without_knocking(page, server)
         assert not ends
         page.wait_for_selector("#hand-end:not([hidden])")
         page.wait_for_selector("#fairness-status[data-ok='true']", timeout=15000)
@@ -885,15 +892,7 @@ def test_the_hand_end_names_who_knocked_in_plain_words(page: Page, server: Serve
         "big-gin": "went Big Gin",
     }
     for _ in range(10):  # hands; the AI ends one within a few (the person never knocks)
-        number = server_view(server, page)["hand"]["hand_number"]
-        play(
-            page,
-            server,
-            lambda p, a: do_by_clicks(p, a),
-            until=lambda v, n=number: v["hand"]["hand_number"] > n or v["is_over"],
-            policy=never_knock,
-            dismiss=False,
-        )
+        number, _ = play_hand_without_knocking(page, server)
         page.wait_for_selector("#hand-end:not([hidden])")
         view = server_view(server, page)
         result = view["results"][number - 1]

@@ -120,8 +120,8 @@ export async function joinGame(gameId) {
   $("#join-go").disabled = !invite;
   $("#join-title").textContent = "You are invited to a game of Gin Rummy";
   $("#join-rules").textContent = "";
-  joinOpen(true);
-  $("#join-name-row").hidden = $("#join-go").hidden = true; // until the game says it has a seat
+  // nothing to do until the game says whether it has a seat to take
+  for (const id of ["#join-name-row", "#join-go", "#join-closed", "#join-instead-row"]) $(id).hidden = true;
   $("#join-name").value = store.get("name", "");
   $("#join-form").onsubmit = async (e) => {
     e.preventDefault();
