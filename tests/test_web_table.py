@@ -19,7 +19,7 @@ import pytest
 
 import web_support
 from ginrummy.server.bot import greedy_action
-from web_support import Server, artifact
+from web_support import Server, artifact, polite
 
 pytestmark = pytest.mark.browser
 
@@ -59,8 +59,8 @@ def server_view(server: Server, page: Page) -> dict[str, Any]:
 
 def game_view(server: Server, gid: str, token: str) -> dict[str, Any]:
     """Game ``gid``'s view for the player holding ``token`` (no page needed)."""
-    r = httpx.get(
-        f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    r = polite(
+        "GET", f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}
     )
     r.raise_for_status()
     data: dict[str, Any] = r.json()
@@ -1081,11 +1081,11 @@ def play_out(server: Server, gid: str, tokens: dict[int, str]) -> None:
         if views[0]["is_over"]:
             return
         seat = next(s for s, v in views.items() if v["hand"] and v["hand"]["legal_actions"])
-        httpx.post(
+        polite(
+            "POST",
             f"{server.base}/api/games/{gid}/actions",
             json={"action": greedy_action(views[seat]["hand"])},
             headers={"Authorization": f"Bearer {tokens[seat]}"},
-            timeout=10,
         ).raise_for_status()
     raise AssertionError("the game did not end")
 

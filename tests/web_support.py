@@ -324,6 +324,20 @@ class Server:
             yield conn
 
 
+def polite(method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """An HTTP request from a test's own helper (not the page) that waits out the server's
+    rate limit as a well-behaved client does: on 429 it sleeps the ``Retry-After`` seconds
+    and asks again, for up to 20 s. A helper that polls a game's view while a browser plays
+    makes more requests a second than a person's page would, and the test servers run with
+    the default limits (20 a second, bursts of 60), which such polling can reach."""
+    deadline = time.monotonic() + 20
+    while True:
+        response = httpx.request(method, url, timeout=10, **kwargs)
+        if response.status_code != 429 or time.monotonic() > deadline:
+            return response
+        time.sleep(min(2.0, float(response.headers.get("Retry-After", "0.5") or 0.5)))
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[Server]:
     """A ``ginrummy serve`` process on a fresh SQLite file."""
