@@ -32,7 +32,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -49,6 +49,54 @@ log = logging.getLogger("ginrummy.server")
 
 STATIC = Path_(__file__).resolve().parent.parent / "web" / "static"
 """The browser table: plain HTML, CSS and JavaScript, served as they are (no build step)."""
+
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>Gin Rummy: no such page</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body data-page="not-found">
+<header class="topbar"><a class="brand" href="/">Gin&nbsp;Rummy</a></header>
+<main>
+<section id="not-found" class="page" aria-labelledby="not-found-title">
+  <div class="panel join-panel">
+    <h1 id="not-found-title">No such page</h1>
+    <p id="not-found-text">There is nothing at this address. Check that the link was copied \
+whole, or start again from the lobby.</p>
+    <p><a href="/" id="not-found-lobby" class="button primary">Back to the lobby</a></p>
+  </div>
+</section>
+</main>
+</body>
+</html>
+"""
+"""What a browser is shown for an address that leads nowhere (see :func:`_page_request`):
+no script and no inline style, so the Content-Security-Policy lets it be; the table's own
+stylesheet dresses it."""
+
+_NOT_PAGES = ("/api/", "/static/", "/ws/")
+"""Paths whose answers are for programs (or files): a 404 there stays the JSON error."""
+
+
+def _page_request(request: Request) -> bool:
+    """Whether ``request`` is a browser asking for a page: a GET (or HEAD) that accepts HTML,
+    for an address outside the API, the static files and the WebSockets."""
+    return (
+        request.method in ("GET", "HEAD")
+        and "text/html" in request.headers.get("accept", "")
+        and _page_path(request)
+    )
+
+
+def _page_path(request: Request) -> bool:
+    """Whether a request's path may be a page's address (not the API, files or sockets)."""
+    path = request.url.path
+    return path != "/api" and not path.startswith(_NOT_PAGES)
 
 
 def create_app(
@@ -191,7 +239,8 @@ def _settle(service: GameService) -> None:
 def _errors(app: FastAPI) -> None:
     """Refusals as JSON with a stable code, never echoing more than a short excerpt; a bug
     as a 500 with one log line (a traceback at most every 10 s, so bad input cannot fill
-    the log)."""
+    the log). A browser asking for a page at an address that leads nowhere gets a small
+    HTML page instead (:data:`NOT_FOUND_PAGE`); programs still get the JSON."""
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -205,14 +254,23 @@ def _errors(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _page_request(request):  # a person's mistyped address
+            return HTMLResponse(
+                NOT_FOUND_PAGE,
+                status_code=404,
+                headers={"Cache-Control": "no-cache", "Vary": "Accept"},
+            )
         detail: Any = exc.detail  # ours carry {"code", "message"}; the framework's a string
         if not isinstance(detail, dict):  # the framework's own (no such path, method): coded
             code = {404: "http/not-found", 405: "http/method-not-allowed"}.get(
                 exc.status_code, f"http/{exc.status_code}"
             )
             detail = {"code": code, "message": str(detail)[:200]}
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 404 and request.method in ("GET", "HEAD") and _page_path(request):
+            headers["Vary"] = "Accept"  # the same address answers a browser with HTML
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     last = [0.0]
 
