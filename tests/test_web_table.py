@@ -353,7 +353,9 @@ def wait_shown(page: Page, version: int) -> None:
 
 
 def test_whole_game_against_the_ai_by_clicking(page: Page, server: Server) -> None:
-    start_ai_game(page, server)
+    # a short game (to 50): the same screens and the same bonus layer as a game to 100, in
+    # about half the hands (the suite's time is CI's)
+    start_ai_game(page, server, target="50")
     ends = play(page, server, do_by_clicks, until=melds_to_discard_from)
     wait_shown(page, server_view(server, page)["version"])
     page.screenshot(path=str(artifact("table-desktop.png")))
@@ -745,7 +747,7 @@ def test_phone_whole_game_with_screenshots(browser: Browser, server: Server) -> 
     page.touch = True  # type: ignore[attr-defined]  # play by taps
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start_ai_game(page, server)
+    start_ai_game(page, server, target="50")  # a short game, as on the desktop
     ends = play(page, server, do_by_clicks, until=lambda v: my_discards(v) >= 3 or v["results"])
     # nothing sticks out sideways on a phone
     wide = page.evaluate(
