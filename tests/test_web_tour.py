@@ -5,16 +5,18 @@ offline, the history's final scores, the last move on a phone, the settings unde
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
 import web_support
-from web_support import Server
+from web_support import Server, polite
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext
+    from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
 
 pytestmark = pytest.mark.browser
 
@@ -62,3 +64,166 @@ def test_an_address_that_leads_nowhere_is_a_page_with_the_way_to_the_lobby(
     link.click()
     page.wait_for_selector("#lobby:not([hidden])")
     assert page.evaluate("location.pathname") == "/"
+
+
+# --- 2. a table the server refuses -----------------------------------------------------------
+
+KEY_REFUSED = (
+    "The server could not read this browser's player key: it is damaged, so the server cannot"
+    " tell whether a seat at this game is yours. You can watch the game instead, with both"
+    " hands face down, or go back to the lobby, which gives this browser a new key."
+)
+REFUSED = {
+    "ws/auth-timeout": (
+        "The connection was too slow: the server waited for this browser to say who it is,"
+        " then gave up. Try again; if it keeps happening, the network is too slow just now."
+    ),
+    "service/unavailable": (
+        "The server cannot reach its games for a moment, so it could not open this one."
+        " Nothing was lost: try again in a little while."
+    ),
+    "ws/auth-first": (
+        "The server refused to open this table. Try again, watch the game instead, or go back"
+        " to the lobby."
+    ),
+}
+
+
+def ai_game(server: Server) -> str:
+    made = polite("POST", f"{server.base}/api/games", json={"opponent": "ai"})
+    made.raise_for_status()
+    return str(made.json()["game_id"])
+
+
+def with_key(page: Page, server: Server, token: str) -> None:
+    """This browser's player key (localStorage 'gr.player') set to ``token``."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_function("localStorage.getItem('gr.player') !== null")
+    page.evaluate("t => localStorage.setItem('gr.player', t)", token)
+
+
+def shows_refused(page: Page, title: str, text: str, buttons: list[str]) -> None:
+    """The refusal's page with ``title`` and ``text``, ``buttons`` visible, no table."""
+    page.wait_for_selector("#refused:not([hidden])")
+    assert page.inner_text("#refused-title") == title
+    assert page.inner_text("#refused-text") == text
+    assert page.title() == "Gin Rummy: the table could not be opened"
+    shown = [b for b in ("retry", "watch", "lobby") if page.is_visible(f"#refused-{b}")]
+    assert shown == buttons
+    for hidden in ("#table", "#lobby", "#no-game", "#btn-knock", "#stock", "#status"):
+        assert not page.is_visible(hidden), hidden
+    assert "refused this table" not in page.inner_text("body")
+
+
+@pytest.mark.parametrize("length", [3000, 70000], ids=["over-2kb", "over-64kib"])
+def test_a_damaged_key_says_so_and_offers_to_watch(
+    page: Page, live_server: Server, length: int
+) -> None:
+    gid = ai_game(live_server)
+    with_key(page, live_server, "k" * length)
+    page.goto(f"{live_server.base}/game/{gid}")
+    shows_refused(page, "Your seat could not be opened", KEY_REFUSED, ["watch", "lobby"])
+    assert "kkkkkkkk" not in page.content()  # the key is never shown
+    assert page.get_attribute("#refused-watch", "href") == f"/game/{gid}#watch"
+    page.click("#refused-watch")
+    page.wait_for_selector("#watch-label:not([hidden])")
+    assert page.inner_text("#status") == "You are watching this game."
+    page.wait_for_function("document.querySelectorAll('#opp-hand .card').length === 10")
+    # and the lobby gives this browser a new key
+    page.click("#nav-lobby")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_function("(localStorage.getItem('gr.player') || '').length < 100")
+
+
+@pytest.mark.parametrize("code", list(REFUSED))
+def test_each_refusal_of_the_table_says_what_happened(
+    page: Page, live_server: Server, code: str
+) -> None:
+    """The server's refusals before its hello, each in its own words (the socket is played
+    by the test: these need a slow browser, a database away, or a client that errs)."""
+    gid = ai_game(live_server)
+    sockets: list[WebSocketRoute] = []
+
+    def refuse(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        if len(sockets) > 1:  # the first is refused; then the real server answers
+            ws.connect_to_server()
+            return
+
+        def answer(_message: str | bytes) -> None:
+            ws.send(json.dumps({"type": "error", "code": code, "message": "refused"}))
+            ws.close(code=4400)
+
+        ws.on_message(answer)
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), refuse)
+    page.goto(f"{live_server.base}/game/{gid}")
+    title = "The table could not be opened"
+    buttons = ["retry", "watch", "lobby"] if code == "ws/auth-first" else ["retry", "lobby"]
+    shows_refused(page, title, REFUSED[code], buttons)
+    assert page.get_attribute("#refused-retry", "href") == f"/game/{gid}"
+    page.click("#refused-retry")  # tried again, the table opens
+    page.wait_for_selector("#hand .card")
+    assert page.is_hidden("#refused")
+
+
+def test_a_refusal_with_no_reason_still_says_what_to_do(page: Page, live_server: Server) -> None:
+    gid = ai_game(live_server)
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), lambda ws: ws.close(code=4400))
+    page.goto(f"{live_server.base}/game/{gid}#watch")
+    # a spectator refused is not offered to watch again
+    shows_refused(
+        page, "The table could not be opened", REFUSED["ws/auth-first"], ["retry", "lobby"]
+    )
+    assert page.get_attribute("#refused-retry", "href") == f"/game/{gid}#watch"
+    page.click("#refused-lobby")
+    page.wait_for_selector("#lobby:not([hidden])")
+
+
+def test_a_key_that_is_not_this_games_watches_and_is_told_why(
+    page: Page, live_server: Server
+) -> None:
+    gid = ai_game(live_server)
+    other = polite("POST", f"{live_server.base}/api/players", json={"name": "Other"}).json()
+    with_key(page, live_server, other["token"])
+    page.goto(f"{live_server.base}/game/{gid}")
+    page.wait_for_selector("#watch-label:not([hidden])")
+    assert page.inner_text("#status") == (
+        "You are watching this game: this browser holds neither of its seats."
+    )
+    assert page.is_hidden("#refused")
+
+
+def test_a_store_away_on_reconnecting_is_one_more_lost_connection(
+    page: Page, live_server: Server
+) -> None:
+    """Back after a loss, a refusal for ``service/unavailable`` (the database away a
+    moment) keeps the table and reconnects with backoff, as after any lost connection."""
+    gid = ai_game(live_server)
+    sockets: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        if len(sockets) == 2:
+            ws.on_message(
+                lambda _m: (
+                    ws.send(
+                        json.dumps({"type": "error", "code": "service/unavailable", "message": "x"})
+                    ),
+                    ws.close(code=4400),
+                )
+            )
+            return
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), route)
+    page.goto(f"{live_server.base}/game/{gid}")
+    page.wait_for_function("document.querySelectorAll('#opp-hand .card').length === 10")
+    sockets[0].close(code=1011)  # the connection drops
+    page.wait_for_function(
+        "document.querySelector('#conn').textContent.startsWith('Connection lost')"
+    )
+    page.wait_for_selector("#conn", state="hidden", timeout=15000)  # back, on the third socket
+    assert len(sockets) == 3
+    assert page.is_hidden("#refused") and page.is_visible("#table")

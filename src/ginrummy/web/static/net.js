@@ -6,7 +6,7 @@
 import { cardText } from "./cards.js";
 import * as sound from "./sound.js";
 import { $, S, setStatus, store } from "./state.js";
-import { showNoGame } from "./router.js";
+import { refusalKind, showNoGame, showRefused } from "./router.js";
 import { renderPresence } from "./scores.js";
 import { render, showWatching } from "./table.js";
 import { receiveView, rollBack, showOwnMove } from "./views.js";
@@ -46,9 +46,11 @@ export function connect() {
   ws.onerror = () => connectionFailed(ws);
   ws.onclose = (e) => {
     if (S.ws !== ws) return;
-    if (e.code === 4400) { // refused (no such game, bad auth): retrying cannot help
+    if (e.code === 4400 || (e.code === 1009 && !S.wsOpen)) {
+      // refused (its error came first and was shown; else no reason came), or the auth
+      // message was too big to be read at all (1009): retrying cannot help
       abandon();
-      setStatus("The server refused this table: the game may not exist.", true);
+      showRefused(e.code === 1009 ? "key" : refusalKind(null));
       return;
     }
     connectionFailed(ws);
@@ -153,7 +155,9 @@ function onMessage(msg) {
     S.seat = msg.seat;
     startHeartbeat(S.ws);
     showConnection();
-    if (msg.seat === null) setStatus("You are watching this game.");
+    // a game's own address (not its watch link) opened by a browser that holds neither
+    // seat (another player's browser, or a key that is not this game's): it watches
+    if (msg.seat === null) setStatus(S.watching ? "You are watching this game." : "You are watching this game: this browser holds neither of its seats.");
     else if (!S.queued) setStatus(""); // "Connecting…", or a message from before the loss
     if (S.view) {
       // back after a loss: ask what was missed (and learn whether a waiting move got there)
@@ -177,6 +181,19 @@ function onMessage(msg) {
     if (msg.code === "service/no-game" && !S.wsOpen) { // the socket is closed after this
       abandon();
       showNoGame("missing");
+      return;
+    }
+    if (!S.wsOpen && msg.code !== "ws/too-many-connections") {
+      // the table is refused before its hello, and the socket closed after this (code
+      // 4400). Back after a loss, a store away for a moment is one more lost connection
+      // (the close is taken as a failure, and the page reconnects with backoff).
+      if (msg.code === "service/unavailable" && S.view) {
+        const ws = S.ws;
+        ws.onclose = () => connectionFailed(ws);
+        return;
+      }
+      abandon();
+      showRefused(refusalKind(msg.code));
       return;
     }
     const mine = S.pending;
