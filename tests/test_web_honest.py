@@ -30,7 +30,7 @@ from test_web_table import (
     start_ai_game,
     tap_card,
 )
-from web_support import Server, artifact
+from web_support import Server, artifact, polite
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -260,10 +260,10 @@ def test_a_click_in_the_opponents_turn_selects_nothing(browser: Browser, server:
     tokens = {made["seat"]: ann, 1 - made["seat"]: bob["token"]}
 
     def view_of(seat: int) -> dict[str, Any]:
-        r = httpx.get(
+        r = polite(
+            "GET",
             f"{server.base}/api/games/{made['game_id']}",
             headers={"Authorization": f"Bearer {tokens[seat]}"},
-            timeout=10,
         )
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
@@ -278,11 +278,11 @@ def test_a_click_in_the_opponents_turn_selects_nothing(browser: Browser, server:
         if kind in ("knock", "gin", "big-gin"):
             discards = [a for a in v["hand"]["legal_actions"] if a.startswith("discard ")]
             action = f"discard {card}" if card else discards[0]
-        httpx.post(
+        polite(
+            "POST",
             f"{server.base}/api/games/{made['game_id']}/actions",
             json={"action": action, "version": v["version"]},
             headers={"Authorization": f"Bearer {tokens[seat]}"},
-            timeout=10,
         ).raise_for_status()
 
     me = made["seat"]
@@ -490,11 +490,11 @@ def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
             break
         hand = view["hand"]
         if hand["to_act"] == view["seat"] and hand["legal_actions"]:
-            r = httpx.post(
+            r = polite(
+                "POST",
                 f"{server.base}/api/games/{gid}/actions",
                 json={"action": greedy_action(hand), "version": view["version"]},
                 headers={"Authorization": f"Bearer {token}"},
-                timeout=10,
             )
             r.raise_for_status()
         else:

@@ -30,7 +30,7 @@ import web_support
 from ginrummy.cards import DECK
 from ginrummy.melds import arrange, is_meld
 from ginrummy.server.bot import greedy_action
-from web_support import Server, artifact
+from web_support import Server, artifact, polite
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -82,7 +82,7 @@ def auth(token: str) -> dict[str, str]:
 
 def get_view(server: Server, game_id: str, token: str | None) -> dict[str, Any]:
     headers = auth(token) if token else {}
-    r = httpx.get(f"{server.base}/api/games/{game_id}", headers=headers, timeout=10)
+    r = polite("GET", f"{server.base}/api/games/{game_id}", headers=headers)
     r.raise_for_status()
     data: dict[str, Any] = r.json()
     return data
@@ -111,8 +111,8 @@ def play_game(
         hand = view["hand"]
         assert hand["to_act"] == view["seat"] and hand["legal_actions"], hand
         move = {"action": policy(hand), "version": view["version"]}
-        httpx.post(
-            f"{server.base}/api/games/{game_id}/actions", json=move, headers=auth(token), timeout=30
+        polite(
+            "POST", f"{server.base}/api/games/{game_id}/actions", json=move, headers=auth(token)
         ).raise_for_status()
     raise AssertionError("the game did not finish")
 

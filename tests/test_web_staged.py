@@ -12,7 +12,6 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 
 import web_support
@@ -26,7 +25,7 @@ from test_web_table import (
     server_view,
     start_ai_game,
 )
-from web_support import Server, artifact
+from web_support import Server, artifact, polite
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -79,11 +78,11 @@ def settled(page: Page, server: Server, timeout: float = 30) -> dict[str, Any]:
 
 
 def act_by_api(server: Server, page: Page, action: str, version: int) -> None:
-    r = httpx.post(
+    r = polite(
+        "POST",
         f"{server.base}/api/games/{game_id(page)}/actions",
         json={"action": action, "version": version},
         headers={"Authorization": f"Bearer {player_token(page)}"},
-        timeout=10,
     )
     r.raise_for_status()
 
