@@ -6,13 +6,16 @@ offline, the history's final scores, the last move on a phone, the settings unde
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
 import web_support
+from test_web_table import start_ai_game
 from web_support import Server, polite
 
 if TYPE_CHECKING:
@@ -227,3 +230,60 @@ def test_a_store_away_on_reconnecting_is_one_more_lost_connection(
     page.wait_for_selector("#conn", state="hidden", timeout=15000)  # back, on the third socket
     assert len(sockets) == 3
     assert page.is_hidden("#refused") and page.is_visible("#table")
+
+
+# --- 3. Hint while the connection is lost ----------------------------------------------------
+
+HINT_OFFLINE = "No hint: you are offline, and a hint needs the connection."
+HINT_LOST = "No hint: the connection to the server is lost, and a hint needs it."
+
+
+def hint_greyed(page: Page, why: str) -> None:
+    """Hint greyed like a greyed Knock: aria-disabled, its reason on hover and for screen
+    readers, and said when pressed (without asking the server)."""
+    page.wait_for_selector("#btn-hint[aria-disabled='true']", timeout=5000)
+    assert not page.is_enabled("#btn-hint")
+    assert page.get_attribute("#btn-hint", "title") == why
+    assert page.get_attribute("#btn-hint", "aria-describedby") == "hint-why"
+    assert page.text_content("#hint-why") == why
+    assert page.eval_on_selector("#btn-hint", "e => getComputedStyle(e).opacity") == "0.45"
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+    page.click("#btn-hint", force=True)  # a person can press it: it answers
+    assert page.inner_text("#hint-text") == why
+    assert not asked
+
+
+def hint_lit(page: Page) -> None:
+    page.wait_for_selector("#btn-hint:not([aria-disabled]):not([disabled])", timeout=15000)
+    assert page.get_attribute("#btn-hint", "title") == ""
+    assert page.text_content("#hint-why") == ""
+
+
+def test_hint_is_greyed_while_offline_and_says_why(page: Page, live_server: Server) -> None:
+    start_ai_game(page, live_server)
+    hint_lit(page)  # the person's turn (the non-dealer's upcard, or a draw)
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn.lost:not([hidden])", timeout=3000)
+    hint_greyed(page, HINT_OFFLINE)
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn", state="hidden", timeout=15000)
+    hint_lit(page)
+    page.click("#btn-hint")  # back online, the hint comes
+    page.wait_for_function(
+        "document.querySelector('#hint-text').textContent.startsWith('Hint: ')", timeout=15000
+    )
+
+
+def test_hint_is_greyed_while_the_server_is_silent(page: Page, live_server: Server) -> None:
+    start_ai_game(page, live_server)
+    hint_lit(page)
+    assert live_server.proc is not None
+    os.kill(live_server.proc.pid, signal.SIGSTOP)  # no offline event: the heartbeat finds it
+    try:
+        page.wait_for_selector("#conn.lost:not([hidden])", timeout=6000)
+        hint_greyed(page, HINT_LOST)
+    finally:
+        os.kill(live_server.proc.pid, signal.SIGCONT)
+    page.wait_for_selector("#conn", state="hidden", timeout=20000)
+    hint_lit(page)

@@ -5,8 +5,9 @@ import { api } from "./api.js";
 import { cardText, withSuitSymbols } from "./cards.js";
 import { nextFromEnd } from "./dialogs.js";
 import { cancelQueued, send } from "./net.js";
-import { expected, ginReason, knockReason, refuse, refuseNow } from "./refusals.js";
+import { expected, ginReason, hintReason, knockReason, refuse, refuseNow } from "./refusals.js";
 import { applySettings } from "./settings.js";
+import * as sound from "./sound.js";
 import { $, S, setStatus, store, tapWord } from "./state.js";
 import { legal, render } from "./table.js";
 
@@ -92,10 +93,17 @@ function hintRefused(e) {
 async function showHint() {
   if (!S.view || S.hintPending) return;
   if (!S.view.ai_level || S.seat === null) { refuse("Hints are given only in games against the computer."); return; }
+  const box = $("#hint-text");
+  const offline = hintReason();
+  if (offline) { // greyed: it says why (as Knock and Gin do), and asks nothing
+    box.hidden = false;
+    box.textContent = offline;
+    sound.play("error");
+    return;
+  }
   if (!legal().any) { refuseNow("A hint", legal()); return; }
   const asked = S.view.version;
   S.hintPending = true;
-  const box = $("#hint-text");
   box.hidden = false;
   box.textContent = "Thinking…";
   try {

@@ -8,7 +8,7 @@ import * as sound from "./sound.js";
 import { $, S, setStatus, store } from "./state.js";
 import { refusalKind, showNoGame, showRefused } from "./router.js";
 import { renderPresence } from "./scores.js";
-import { render, showWatching } from "./table.js";
+import { render, renderHintButton, showWatching } from "./table.js";
 import { receiveView, rollBack, showOwnMove } from "./views.js";
 
 const PING_AFTER = 1000; // ms of silence before a ping
@@ -155,6 +155,7 @@ function onMessage(msg) {
     S.seat = msg.seat;
     startHeartbeat(S.ws);
     showConnection();
+    if (back) renderHintButton(); // a hint may be asked again
     // a game's own address (not its watch link) opened by a browser that holds neither
     // seat (another player's browser, or a key that is not this game's): it watches
     if (msg.seat === null) setStatus(S.watching ? "You are watching this game." : "You are watching this game: this browser holds neither of its seats.");
@@ -293,7 +294,10 @@ export function cancelQueued() {
 }
 
 export function initNet() {
-  window.addEventListener("offline", () => { if (S.ws) connectionFailed(S.ws); else if (S.lost) showConnection(); });
+  window.addEventListener("offline", () => {
+    if (S.ws) connectionFailed(S.ws);
+    else if (S.lost) { showConnection(); renderHintButton(); } // now it says offline
+  });
   window.addEventListener("online", () => {
     if (!S.gameId || !S.lost || document.body.dataset.page !== "table") return;
     S.retry = 0;

@@ -68,6 +68,15 @@ export function ginReason(L = legal()) {
   return `Gin needs deadwood 0 after your discard; yours would be ${after ?? "more"}.`;
 }
 
+/** Why Hint cannot be pressed now for the connection (null: it can, as far as the
+ * connection goes): a hint is the server's, so none comes while the connection is lost. */
+export function hintReason() {
+  if (!S.lost) return null;
+  return navigator.onLine === false
+    ? "No hint: you are offline, and a hint needs the connection."
+    : "No hint: the connection to the server is lost, and a hint needs it.";
+}
+
 /** Say no: a brief message where the eye is (#status), and the refusal sound. */
 export function refuse(text) {
   setStatus(text, true);

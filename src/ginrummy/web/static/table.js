@@ -5,7 +5,7 @@ import { cardName, cardText, sortKey } from "./cards.js";
 import { animateFrom, backCard, cardButton, centre, snapshot } from "./draw.js";
 import { watchAddress } from "./lobby.js";
 import { connect, moveText } from "./net.js";
-import { ginReason, knockReason } from "./refusals.js";
+import { ginReason, hintReason, knockReason } from "./refusals.js";
 import { showPage } from "./router.js";
 import { renderPresence, renderScores, renderTimer } from "./scores.js";
 import { HIDDEN, parseAction } from "./stage.js";
@@ -245,8 +245,7 @@ export function render({ event = null, deal = false } = {}) {
   explainButton($("#btn-gin"), ginReason(L), "gin-why");
   $("#btn-big-gin").hidden = !L.bigGin;
   $("#btn-big-gin").classList.toggle("lit", L.bigGin);
-  $("#btn-hint").hidden = !v.ai_level || S.seat === null;
-  $("#btn-hint").disabled = !L.any;
+  renderHintButton(v, L);
   const sortMode = store.get("sort", "rank");
   const sortBtn = $("#btn-sort");
   sortBtn.firstChild.textContent = sortMode === "suit" ? "By rank " : "By suit ";
@@ -320,6 +319,24 @@ function dealMotion(v, stockRect) {
   if (up) animateFrom(up, stockRect, shuffle + order.length * step, fly);
   sound.play("deal");
   return shuffle + (order.length + 1) * step + fly;
+}
+
+/**
+ * Hint: only in games against the computer, for a seat. Greyed while the connection is
+ * lost (a hint is the server's), saying why like Knock and Gin do (title, aria-describedby,
+ * and on a press); else disabled while there is nothing to play. Drawn with the table, and
+ * when the connection is lost or back (net.js).
+ */
+export function renderHintButton(v = S.shown || S.view, L = legal()) {
+  const button = $("#btn-hint");
+  if (!v) return;
+  button.hidden = !v.ai_level || S.seat === null;
+  const why = hintReason();
+  button.disabled = why === null && !L.any;
+  if (why === null) button.removeAttribute("aria-disabled");
+  else button.setAttribute("aria-disabled", "true");
+  button.title = why || "";
+  $("#hint-why").textContent = why || "";
 }
 
 /** A button that is lit, or greyed with its reason: on hover (title), for screen readers
