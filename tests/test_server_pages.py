@@ -1,9 +1,12 @@
 """What the server answers outside the game itself, in process: a browser's page at an
-address that leads nowhere (a small HTML page, programs still get the JSON error).
+address that leads nowhere (a small HTML page, programs still get the JSON error); the
+player's game list with the final score of a finished game (its grand totals).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import ginrummy
 from ginrummy.server.app import create_app
 from ginrummy.server.limits import Limits
 from ginrummy.server.security import CONTENT_SECURITY_POLICY
@@ -98,3 +102,62 @@ def test_only_a_page_request_gets_the_page(client: TestClient) -> None:
     for path in ("/", "/history", "/game/" + "0" * 32):
         r = client.get(path, headers={"Accept": BROWSER})
         assert r.status_code == 200 and 'src="/static/app.js"' in r.text, path
+
+
+# --- the player's game list: the final score with the bonuses ----------------------------------
+
+SHORT = dataclasses.replace(ginrummy.Rules.preset("tournament"), target=30)
+
+
+def play_to_the_end(service: GameService, game_id: str, token: str, seed: int) -> None:
+    """Random legal moves for the person's seat (ending a hand whenever it may) until the
+    game against the AI is over."""
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        view = service.view(game_id, token)
+        if view["is_over"]:
+            return
+        legal = view["hand"]["legal_actions"]
+        enders = [a for a in legal if a.split()[0] in ("knock", "gin", "big-gin")]
+        service.act(game_id, token, rng.choice(enders or legal))
+    raise AssertionError("the game did not end")
+
+
+def finished_game(db: str) -> tuple[str, str, dict[str, Any]]:
+    """A player's token, and a game of theirs against the AI played to the end (its id and
+    its final view)."""
+    service = GameService(open_store(db))
+    _, token = service.create_player("Ann")
+    ticket = service.create_game(SHORT, ai_level="easy", seat=0, player_token=token)
+    play_to_the_end(service, ticket.game_id, ticket.token, seed=3)
+    return token, ticket.game_id, service.view(ticket.game_id, ticket.token)
+
+
+def test_the_game_list_has_the_grand_totals_of_a_finished_game(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    token, game_id, view = finished_game(db)
+    service = GameService(open_store(db))
+    open_game = service.create_game(SHORT, ai_level="easy", seat=1, player_token=token)
+    done, playing = service.games_of(token)
+    assert done["game_id"] == game_id and playing["game_id"] == open_game.game_id
+    outcome = view["outcome"]
+    assert done["grand_totals"] == outcome["grand_totals"]
+    # what the end-of-game dialog adds up: hand points, line and game bonuses
+    for seat in (0, 1):
+        parts = outcome["hand_points"][seat] + outcome["line_bonuses"][seat]
+        assert done["grand_totals"][seat] == parts + outcome["game_bonuses"][seat]
+    assert done["grand_totals"] != done["points"]  # the bonuses: the winner's game bonus
+    assert playing["grand_totals"] is None and not playing["finished"]
+    # the fields outside tests rely on are all still there, as they were
+    stable = {"game_id", "seat", "names", "rules", "ai_level", "seat_free", "points"}
+    stable |= {"hands_won", "finished", "winner", "claimed_by", "version"}
+    assert stable | {"grand_totals"} == set(done) == set(playing)
+    assert done["points"] == view["points"] and done["winner"] == outcome["winner"]
+    # and over HTTP, as the history page reads it
+    app = create_app(
+        service, Limits().unlimited_rates(), allowed_hosts=["*"], settle_on_start=False
+    )
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        r = client.get("/api/players/me/games", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200
+    assert [g["grand_totals"] for g in r.json()] == [outcome["grand_totals"], None]

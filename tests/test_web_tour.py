@@ -10,11 +10,15 @@ import os
 import re
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 import web_support
+from ginrummy.server.service import GameService
+from ginrummy.server.store import open_store
+from test_server_pages import SHORT, finished_game
 from test_web_table import start_ai_game
 from web_support import Server, polite
 
@@ -287,3 +291,32 @@ def test_hint_is_greyed_while_the_server_is_silent(page: Page, live_server: Serv
         os.kill(live_server.proc.pid, signal.SIGCONT)
     page.wait_for_selector("#conn", state="hidden", timeout=20000)
     hint_lit(page)
+
+
+# --- 4. the history's final scores -------------------------------------------------------------
+
+
+def test_the_history_shows_a_finished_games_grand_totals(page: Page, tmp_path: Path) -> None:
+    """The game list shows a finished game's final score as the end-of-game dialog does (its
+    grand totals, with the bonuses), labelled so; an open game's points say they are so far."""
+    db = str(tmp_path / "games.db")
+    token, gid, view = finished_game(db)
+    service = GameService(open_store(db))
+    service.create_game(SHORT, ai_level="easy", seat=0, player_token=token)
+    points = service.games_of(token)[1]["points"]  # 0 - 0 unless the AI knocked at once
+    playing = f"Resume: vs AI (easy) · tournament · points so far {points[0]} – {points[1]}"
+    o = view["outcome"]
+    me = view["seat"]
+    won = "you won" if o["winner"] == me else "drawn" if o["winner"] is None else "you lost"
+    total = f"{o['grand_totals'][me]} – {o['grand_totals'][1 - me]}"
+    line = f"vs AI (easy) · tournament · grand total with bonuses {total} · {won}"
+    with Server(db) as server:
+        with_key(page, server, token)
+        page.reload()
+        page.wait_for_selector("#finished-games a")
+        assert page.inner_text("#finished-games a") == f"Replay: {line}"
+        assert page.get_attribute("#finished-games a", "href") == f"/replay/{gid}"
+        assert page.inner_text("#open-games a >> nth=0") == playing
+        page.click("#nav-history")
+        page.wait_for_selector("#history-games a")
+        assert page.locator("#history-games a").all_inner_texts() == [playing, f"Replay: {line}"]

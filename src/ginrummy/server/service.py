@@ -1104,7 +1104,9 @@ class GameService:
         return player_id, token
 
     def games_of(self, player_token: str) -> list[dict[str, Any]]:
-        """The player's games, oldest first: open ones and finished ones, with the scores."""
+        """The player's games, oldest first: open ones and finished ones, with the scores
+        (``points``: hand points; ``grand_totals``: the final score with the bonuses, for a
+        game played out)."""
         player_id, _ = self._player(player_token)
         out = []
         for game_id in self._read(self.store.games_of, player_id):
@@ -1121,6 +1123,11 @@ class GameService:
                         "seat_free": _seat_free(live.row),
                         "points": list(state.points),
                         "hands_won": list(state.hands_won),
+                        # the final score with the bonuses (the end-of-game dialog's
+                        # grand totals) once played out; null while in play or if claimed
+                        "grand_totals": (
+                            None if state.outcome is None else list(state.outcome.grand_totals)
+                        ),
                         "finished": live.over,
                         "winner": live.winner(),
                         "claimed_by": live.claimed_by,

@@ -9,7 +9,13 @@ export function gameLine(g) {
   // a friend who joined without a name has none: seat_free tells them from a seat still free
   const nameless = g.ai_level ? `AI (${g.ai_level})` : g.seat_free === false ? "your opponent" : "waiting for a player";
   const oppName = g.names[opp] || nameless;
-  const score = `${g.points[me]} – ${g.points[opp]}`;
+  // the score a person would read as the game's: the grand totals with the bonuses once it
+  // is played out (what the end-of-game dialog ends with), else the hand points, labelled
+  const final = g.finished && g.grand_totals ? g.grand_totals : null;
+  const totals = final || g.points;
+  const label = !g.finished ? "points so far" : final ? "grand total with bonuses"
+    : g.claimed_by !== null && g.claimed_by !== undefined ? "points when it was claimed" : "points";
+  const score = `${label} ${totals[me]} – ${totals[opp]}`;
   let outcome = "";
   if (g.finished) outcome = g.winner === null ? " · drawn" : g.winner === me ? " · you won" : " · you lost";
   return `vs ${oppName} · ${g.rules} · ${score}${outcome}`;
