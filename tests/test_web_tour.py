@@ -19,7 +19,7 @@ import web_support
 from ginrummy.server.service import GameService
 from ginrummy.server.store import open_store
 from test_server_pages import SHORT, finished_game
-from test_web_table import start_ai_game
+from test_web_table import PHONE, game_view, start_ai_game
 from web_support import Server, polite
 
 if TYPE_CHECKING:
@@ -320,3 +320,64 @@ def test_the_history_shows_a_finished_games_grand_totals(page: Page, tmp_path: P
         page.click("#nav-history")
         page.wait_for_selector("#history-games a")
         assert page.locator("#history-games a").all_inner_texts() == [playing, f"Replay: {line}"]
+
+
+# --- 5. the last move on a phone -----------------------------------------------------------
+
+LONG_NAME = "Wilhelmina Montgomery-Worthington Wolfe"  # 39 of the 40 characters a name may have
+
+
+def test_a_long_last_move_is_whole_on_a_phone(browser: Browser, live_server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    base = live_server.base
+    page.goto(base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_function("localStorage.getItem('gr.player') !== null")
+    key = page.evaluate("localStorage.getItem('gr.player')")
+    made = polite(
+        "POST",
+        f"{base}/api/games",
+        json={"opponent": "human", "name": "Ann"},
+        headers={"Authorization": f"Bearer {key}"},
+    ).json()
+    gid = made["game_id"]
+    bob = polite(
+        "POST", f"{base}/api/games/{gid}/join", json={"invite": made["invite"], "name": LONG_NAME}
+    ).json()
+    page.goto(f"{base}/game/{gid}")
+    page.wait_for_selector("#hand .card")
+    # the upcard: Ann passes if she is first, then the friend with the long name passes
+    tokens = {made["seat"]: made["token"], bob["seat"]: bob["token"]}
+    while True:
+        view = game_view(live_server, gid, made["token"])
+        seat = view["hand"]["to_act"]
+        r = polite(
+            "POST",
+            f"{base}/api/games/{gid}/actions",
+            json={"action": "pass", "version": view["version"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert r.status_code == 200, r.text
+        if seat == bob["seat"]:
+            break
+    said = f"{LONG_NAME} passed the upcard."
+    page.wait_for_function(f"document.querySelector('#last-move').textContent === {said!r}")
+    page.wait_for_function("document.body.dataset.staging === 'false'")
+    strip = page.eval_on_selector(
+        "#last-move",
+        "e => { const r = e.getBoundingClientRect(); return {sw: e.scrollWidth, cw: e.clientWidth,"
+        " sh: e.scrollHeight, ch: e.clientHeight, left: r.left, right: r.right,"
+        " visible: getComputedStyle(e).display !== 'none'}; }",
+    )
+    assert strip["visible"]
+    assert strip["sw"] <= strip["cw"], strip  # not cut at the side (no ellipsis)
+    assert strip["sh"] <= strip["ch"] + 1, strip  # nor at the bottom
+    assert strip["left"] >= 0 and strip["right"] <= PHONE["width"], strip
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+        f" > {PHONE['width']} + 0.5).map(e => e.tagName + '#' + e.id + '.' + e.className"
+        " + ' ' + e.getBoundingClientRect().right)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
+    context.close()
