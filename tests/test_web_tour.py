@@ -11,7 +11,7 @@ import re
 import signal
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -381,3 +381,62 @@ def test_a_long_last_move_is_whole_on_a_phone(browser: Browser, live_server: Ser
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     context.close()
+
+
+# --- 6. the settings under a finger ------------------------------------------------------------
+
+SETTINGS_JS = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {left: r.left, right: r.right, height: r.height};
+  };
+  const out = {};
+  for (const e of document.querySelectorAll('.settings-body select, .settings-body input')) {
+    out[e.id] = {type: e.type, own: box(e), label: box(e.closest('label'))};
+  }
+  out.body = box(document.querySelector('.settings-body'));
+  return out;
+}"""
+
+
+def open_settings(page: Page, server: Server) -> dict[str, Any]:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.click("#settings summary")
+    page.wait_for_selector(".settings-body", state="visible")
+    found: dict[str, Any] = page.evaluate(SETTINGS_JS)
+    return found
+
+
+def test_the_settings_are_big_enough_for_a_finger_on_a_phone(
+    browser: Browser, live_server: Server
+) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    found = open_settings(page, live_server)
+    body = found.pop("body")
+    assert set(found) == {
+        "theme", "card-back", "speed", "four-colour", "large", "mute", "reduce-motion"
+    }  # fmt: skip
+    for name, part in found.items():
+        assert part["own"]["height"] >= 44, (name, part)  # the control itself
+        assert part["label"]["height"] >= 44, (name, part)
+    assert body["left"] >= 0 and body["right"] <= PHONE["width"], body
+    # a finger on a checkbox, or on its words, sets it
+    page.tap("#mute")
+    assert page.is_checked("#mute")
+    page.locator("label", has=page.locator("#mute")).tap(position={"x": 120, "y": 22})
+    assert not page.is_checked("#mute")
+    page.tap("#speed")  # a select opens under a finger too (its value is chosen as usual)
+    page.select_option("#speed", "quick")
+    assert page.evaluate("localStorage.getItem('gr.speed')") == "quick"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+
+
+def test_the_desktop_settings_keep_their_size(page: Page, live_server: Server) -> None:
+    found = open_settings(page, live_server)
+    found.pop("body")
+    for name, part in found.items():
+        limit = 20 if part["type"] == "checkbox" else 30
+        assert part["own"]["height"] < limit, (name, part)
