@@ -626,6 +626,19 @@ def _check_redis(url: str) -> str:
     return shown
 
 
+def _host_names(
+    _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Each ``--allowed-host`` as the Host check compares it, or a usage error saying why
+    it could never match (a port, a URL, a misplaced ``*``, nothing at all)."""
+    from .server.security import host_pattern
+
+    try:
+        return tuple(host_pattern(name) for name in value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 def _check_port(host: str, port: int) -> None:
     """Bind to HOST:PORT as the server will (then let go), so that a port in use or an
     address not of this machine is a clear error before anything is printed."""
@@ -730,8 +743,11 @@ def _check_port(host: str, port: int) -> None:
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
-    help="A Host name the server answers to (repeat for several; default: the loopback names "
-    "when listening on a loopback address, any name otherwise).",
+    callback=_host_names,
+    metavar="NAME",
+    help="A Host name the server answers to, without a port (example.org; *.example.org for "
+    "its subdomains; repeat for several; default: the loopback names when listening on a "
+    "loopback address, any name otherwise).",
 )
 @click.option(
     "--allowed-origin",

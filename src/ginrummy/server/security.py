@@ -11,7 +11,7 @@
 * :func:`default_hosts`: the ``Host`` names accepted (Starlette's ``TrustedHostMiddleware``
   refuses the rest): a server on a loopback address answers only to loopback names, so a page
   elsewhere cannot reach it by DNS rebinding; one on another address answers to any name
-  unless ``--allowed-host`` says which.
+  unless ``--allowed-host`` says which (:func:`host_pattern` checks each).
 """
 
 from __future__ import annotations
@@ -58,10 +58,38 @@ class SecurityHeaders:
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
+def host_pattern(name: str) -> str:
+    """``name`` (an ``--allowed-host``) as the ``Host`` check compares it: lower case, an
+    IPv6 address in brackets (as a ``Host`` header writes it). A name that could never match
+    a ``Host`` - empty, a URL, with a port, a misplaced ``*`` - raises ``ValueError`` saying
+    why (Starlette would take it and then fail every request, or refuse every one)."""
+    text = name.strip().lower()
+    if not text:
+        raise ValueError("the name is empty")
+    if "/" in text or "@" in text:
+        raise ValueError(f"{name!r} is not a host name; give the name alone, e.g. example.org")
+    if "*" in text:
+        if text == "*" or (text.startswith("*.") and "*" not in text[1:] and len(text) > 2):
+            return text
+        raise ValueError(f"{name!r}: a wildcard is * alone or a leading *. (*.example.org)")
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    if ":" in bare:
+        try:
+            return f"[{ipaddress.IPv6Address(bare)}]"
+        except ValueError:
+            raise ValueError(
+                f"{name!r}: give the name without a port (a Host is matched without it)"
+            ) from None
+    if bare != text:
+        raise ValueError(f"{name!r}: only an IPv6 address goes in brackets")
+    return text
+
+
 def default_hosts(bind_host: str, allowed: Iterable[str] = ()) -> list[str]:
     """The ``Host`` names to accept for a server bound to ``bind_host``: ``allowed`` if
-    given; else the loopback names for a loopback address, any name otherwise."""
-    given = list(allowed)
+    given (see :func:`host_pattern`); else the loopback names for a loopback address, any
+    name otherwise."""
+    given = [host_pattern(name) for name in allowed]
     if given:
         return given
     try:

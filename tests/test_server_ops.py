@@ -1,0 +1,93 @@
+"""Running the server as an operator does: the options of ``ginrummy serve`` as its --help and
+the README describe them, its start, its logs and its stop.
+
+Most cases run ``serve`` in-process through click's CliRunner with ``uvicorn.run`` replaced
+(what it would have been given is checked); a few start the real program on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ginrummy.cli import main
+from ginrummy.server.security import default_hosts
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    """``uvicorn.run`` replaced: each call's arguments are recorded and nothing is served
+    (the data folder is a temporary one)."""
+    import uvicorn
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    calls: list[dict[str, Any]] = []
+
+    def record(app: Any, **kwargs: Any) -> None:
+        calls.append({"app": app, **kwargs})
+
+    monkeypatch.setattr(uvicorn, "run", record)
+    return calls
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(*args: str) -> Any:
+    return CliRunner().invoke(main, ["serve", "--port", str(free_port()), *args])
+
+
+# --- hosts ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("*foo.org", "'*foo.org': a wildcard is * alone or a leading *. (*.example.org)"),
+        ("a*.org", "'a*.org': a wildcard is * alone or a leading *. (*.example.org)"),
+        ("example.org:8000", "'example.org:8000': give the name without a port"),
+        ("https://example.org", "'https://example.org' is not a host name"),
+        ("", "the name is empty"),
+    ],
+)
+def test_an_allowed_host_that_could_never_match_is_a_usage_error(
+    started: list[dict[str, Any]], name: str, why: str
+) -> None:
+    # before: the server started; a misplaced * then failed every request with a 500 (and
+    # a traceback in the log each time), the others refused every request
+    result = serve("--allowed-host", name)
+    assert result.exit_code == 2, result.output
+    assert f"Error: Invalid value for '--allowed-host': {why}" in result.stderr
+    assert started == []
+
+
+def test_allowed_hosts_are_compared_as_a_host_header_writes_them(
+    started: list[dict[str, Any]],
+) -> None:
+    # an IPv6 address given bare never matched: a Host header writes it in brackets
+    assert default_hosts("0.0.0.0", ["::1", "Example.ORG", "*.example.org"]) == [
+        "[::1]",
+        "example.org",
+        "*.example.org",
+    ]
+    result = serve("--allowed-host", "Games.Example.org")
+    assert result.exit_code == 0, result.output
+    assert hosts_of(started[0]["app"]) == ["games.example.org"]
+    assert default_hosts("0.0.0.0", ["*"]) == ["*"]
+
+
+def hosts_of(app: Any) -> list[str]:
+    """The Host names the app's TrustedHostMiddleware answers to."""
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+    for middleware in app.user_middleware:
+        if middleware.cls is TrustedHostMiddleware:
+            return list(middleware.kwargs["allowed_hosts"])
+    raise AssertionError("no host check")
