@@ -11,11 +11,13 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.server.security import default_hosts
+from ginrummy.server.security import LOOPBACK_NAMES, default_hosts
+from web_support import Server
 
 
 @pytest.fixture
@@ -79,7 +81,7 @@ def test_allowed_hosts_are_compared_as_a_host_header_writes_them(
     ]
     result = serve("--allowed-host", "Games.Example.org")
     assert result.exit_code == 0, result.output
-    assert hosts_of(started[0]["app"]) == ["games.example.org"]
+    assert hosts_of(started[0]["app"]) == ["games.example.org", "127.0.0.1"]
     assert default_hosts("0.0.0.0", ["*"]) == ["*"]
 
 
@@ -91,3 +93,23 @@ def hosts_of(app: Any) -> list[str]:
         if middleware.cls is TrustedHostMiddleware:
             return list(middleware.kwargs["allowed_hosts"])
     raise AssertionError("no host check")
+
+
+def test_the_address_the_server_prints_answers(tmp_path: Path) -> None:
+    # before: on a loopback address other than 127.0.0.1 the server answered only to the
+    # Host names 127.0.0.1, localhost and ::1, so the address it printed refused every
+    # request (400 "Invalid host header"); the same with --allowed-host on any address
+    assert default_hosts("127.0.0.2") == [*LOOPBACK_NAMES, "127.0.0.2"]
+    assert default_hosts("::1") == LOOPBACK_NAMES
+    assert default_hosts("127.0.0.1", ["example.org"]) == ["example.org", "127.0.0.1"]
+    assert default_hosts("::1", ["example.org"]) == ["example.org", "[::1]"]
+    assert default_hosts("0.0.0.0", ["example.org"]) == ["example.org"]
+    assert default_hosts("10.1.2.3") == ["*"]
+    srv = Server(str(tmp_path / "g.db"), extra_args=["--host", "127.0.0.2"])
+    srv.base = f"http://127.0.0.2:{srv.port}"
+    with srv:
+        assert f"ginrummy server on {srv.base}," in srv.output()
+        reply = httpx.get(f"{srv.base}/api/health", timeout=10)
+        assert (reply.status_code, reply.json()) == (200, {"status": "ok"})
+        evil = httpx.get(f"{srv.base}/api/health", headers={"Host": "evil.example"}, timeout=10)
+        assert evil.status_code == 400

@@ -747,7 +747,7 @@ def _check_port(host: str, port: int) -> None:
     metavar="NAME",
     help="A Host name the server answers to, without a port (example.org; *.example.org for "
     "its subdomains; repeat for several; default: the loopback names when listening on a "
-    "loopback address, any name otherwise).",
+    "loopback address, any name otherwise). The address it listens on is always answered.",
 )
 @click.option(
     "--allowed-origin",

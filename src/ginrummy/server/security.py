@@ -11,7 +11,8 @@
 * :func:`default_hosts`: the ``Host`` names accepted (Starlette's ``TrustedHostMiddleware``
   refuses the rest): a server on a loopback address answers only to loopback names, so a page
   elsewhere cannot reach it by DNS rebinding; one on another address answers to any name
-  unless ``--allowed-host`` says which (:func:`host_pattern` checks each).
+  unless ``--allowed-host`` says which (:func:`host_pattern` checks each). The address it
+  listens on is always answered.
 """
 
 from __future__ import annotations
@@ -85,18 +86,38 @@ def host_pattern(name: str) -> str:
     return text
 
 
+def _listen_name(bind_host: str) -> str | None:
+    """How a ``Host`` header names the address the server listens on (None for a wildcard
+    address such as 0.0.0.0, which no browser is sent to)."""
+    bare = bind_host.strip().strip("[]").lower()
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        return bare or None
+    if address.is_unspecified:
+        return None
+    return f"[{address}]" if address.version == 6 else str(address)
+
+
 def default_hosts(bind_host: str, allowed: Iterable[str] = ()) -> list[str]:
     """The ``Host`` names to accept for a server bound to ``bind_host``: ``allowed`` if
     given (see :func:`host_pattern`); else the loopback names for a loopback address, any
-    name otherwise."""
+    name otherwise. The address the server listens on (the one ``serve`` prints) is always
+    answered: a ``Host`` that names an address, not a name, cannot come from DNS
+    rebinding."""
     given = [host_pattern(name) for name in allowed]
-    if given:
-        return given
-    try:
-        loopback = ipaddress.ip_address(bind_host.strip("[]")).is_loopback
-    except ValueError:
-        loopback = bind_host == "localhost"
-    return LOOPBACK_NAMES if loopback else ["*"]
+    if not given:
+        try:
+            loopback = ipaddress.ip_address(bind_host.strip("[]")).is_loopback
+        except ValueError:
+            loopback = bind_host == "localhost"
+        if not loopback:
+            return ["*"]
+        given = list(LOOPBACK_NAMES)
+    own = _listen_name(bind_host)
+    if own is not None and own not in given and "*" not in given:
+        given.append(own)
+    return given
 
 
 def origin_allowed(headers: Mapping[str, str], allowed_origins: Iterable[str] = ()) -> bool:
