@@ -81,7 +81,7 @@ def test_allowed_hosts_are_compared_as_a_host_header_writes_them(
     ]
     result = serve("--allowed-host", "Games.Example.org")
     assert result.exit_code == 0, result.output
-    assert hosts_of(started[0]["app"]) == ["games.example.org", "127.0.0.1"]
+    assert hosts_of(started[0]["app"].app) == ["games.example.org", "127.0.0.1"]
     assert default_hosts("0.0.0.0", ["*"]) == ["*"]
 
 
@@ -113,3 +113,36 @@ def test_the_address_the_server_prints_answers(tmp_path: Path) -> None:
         assert (reply.status_code, reply.json()) == (200, {"status": "ok"})
         evil = httpx.get(f"{srv.base}/api/health", headers={"Host": "evil.example"}, timeout=10)
         assert evil.status_code == 400
+
+
+# --- the log ----------------------------------------------------------------------------------
+
+
+def test_a_failing_request_is_logged_once_and_its_traceback_at_most_every_10_s(
+    tmp_path: Path,
+) -> None:
+    # before: uvicorn logged the whole traceback again ("Exception in ASGI application")
+    # after the server's own line, for every failing request, so a request that fails
+    # could fill the log however the server limited its own tracebacks
+    import sqlite3
+
+    db = tmp_path / "g.db"
+    with Server(str(db)) as srv:
+        with sqlite3.connect(db) as conn:  # a database fault no retry mends
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON players "
+                "BEGIN SELECT RAISE(FAIL, 'refused by the test'); END"
+            )
+        for _ in range(4):
+            reply = httpx.post(f"{srv.base}/api/players", json={"name": "Ann"}, timeout=10)
+            assert reply.status_code == 500
+            assert reply.json() == {
+                "detail": {"code": "server/internal", "message": "the server failed; try again"}
+            }
+        srv.stop()
+        log = srv.output()
+    # the first failure with its traceback, the others a line each; uvicorn says nothing
+    assert log.count("ERROR ginrummy.server: POST /api/players failed\nTraceback") == 1, log
+    assert log.count("ERROR ginrummy.server: POST /api/players failed: IntegrityError\n") == 3
+    assert "Exception in ASGI application" not in log
+    assert log.count("Traceback (most recent call last)") == 2  # the error and its cause

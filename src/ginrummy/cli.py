@@ -778,6 +778,7 @@ def serve(
     import uvicorn
 
     from .server.app import configure_logging, create_app
+    from .server.handled import HandledErrors
     from .server.limits import Limits
     from .server.security import default_hosts
     from .server.service import GameService
@@ -826,14 +827,16 @@ def serve(
                 "redis_url": redis_url,
             }
         )
-        app = "ginrummy.server.app:app_from_environment"
+        app = "ginrummy.server.handled:app_from_environment"
     else:
-        app = create_app(
-            GameService(store),
-            limits,
-            allowed_hosts=hosts,
-            allowed_origins=allowed_origins,
-            redis_url=redis_url,
+        app = HandledErrors(
+            create_app(
+                GameService(store),
+                limits,
+                allowed_hosts=hosts,
+                allowed_origins=allowed_origins,
+                redis_url=redis_url,
+            )
         )
     address = f"[{host}]" if ":" in host else host
     click.echo(f"ginrummy server on http://{address}:{port}, games stored in {shown}")
