@@ -7,6 +7,8 @@ Most cases run ``serve`` in-process through click's CliRunner with ``uvicorn.run
 
 from __future__ import annotations
 
+import json
+import signal
 import socket
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
 
 from ginrummy.cli import main
 from ginrummy.server.security import LOOPBACK_NAMES, default_hosts
@@ -146,3 +149,26 @@ def test_a_failing_request_is_logged_once_and_its_traceback_at_most_every_10_s(
     assert log.count("ERROR ginrummy.server: POST /api/players failed: IntegrityError\n") == 3
     assert "Exception in ASGI application" not in log
     assert log.count("Traceback (most recent call last)") == 2  # the error and its cause
+
+
+# --- stopping ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_sigterm_stops_the_server_gracefully_with_status_0_as_ctrl_c_does(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    # before: SIGTERM (systemd's stop, docker stop) stopped one process gracefully and
+    # then killed it with the signal (status 143); Ctrl-C, and --workers N, give 0
+    with Server(str(tmp_path / "g.db")) as srv:
+        ticket = httpx.post(f"{srv.base}/api/games", json={"opponent": "ai"}, timeout=10).json()
+        with srv.ws(ticket["game_id"], ticket["token"]) as conn:
+            assert json.loads(conn.recv(timeout=10))["type"] == "hello"
+            assert srv.proc is not None
+            srv.proc.send_signal(sig)
+            with pytest.raises(ConnectionClosed) as closed:
+                for _ in range(100):
+                    conn.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            assert srv.proc.wait(timeout=20) == 0
+        assert "Traceback" not in srv.output() and "error" not in srv.output().lower()

@@ -10,6 +10,7 @@ import errno
 import json
 import math
 import os
+import signal
 import socket
 import sys
 import textwrap
@@ -38,7 +39,7 @@ EXIT_INTERRUPTED = 130
 EXIT_STATUSES = """\b
 Exit status:
   0    success (verify: every deal proven fair; play: the game left with q or
-       at the end of input; serve: stopped with Ctrl-C)
+       at the end of input; serve: stopped with Ctrl-C or SIGTERM)
   1    an error in the input or the run: a bad card, hand or preset, an unknown
        AI level given as an argument (arena A B), a malformed, tampered or
        unproven record, a file that cannot be read or written, a server that
@@ -773,7 +774,7 @@ def serve(
 ) -> None:
     """Start the game server on http://HOST:PORT, storing every game in --db.
 
-    Ctrl-C stops it (status 0).
+    Ctrl-C or SIGTERM stops it (status 0).
     """
     import uvicorn
 
@@ -847,6 +848,10 @@ def serve(
     # youngest generation every 700 allocations cost a few percent of every move.
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
+    # uvicorn stops gracefully on SIGTERM as on Ctrl-C, then sends itself the signal again
+    # for the handler it found: the default one killed the process (status 143, where
+    # Ctrl-C and --workers N give 0); ours ends it as a stop.
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         uvicorn.run(
             app,
@@ -864,10 +869,22 @@ def serve(
             workers=workers if workers > 1 else None,
             factory=workers > 1,
         )
+    except _Terminated:
+        return
     except SystemExit as exc:  # uvicorn's own "could not start" (status 3): ours is 1
         if exc.code not in (None, 0):
             raise GinRummyError("the server could not start (the reason is above)") from None
         raise
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class _Terminated(Exception):
+    """SIGTERM came: the server is to stop (status 0)."""
+
+
+def _terminated(_signum: int, _frame: Any) -> None:
+    raise _Terminated
 
 
 if __name__ == "__main__":  # pragma: no cover
