@@ -118,6 +118,34 @@ def test_the_address_the_server_prints_answers(tmp_path: Path) -> None:
         assert evil.status_code == 400
 
 
+# --- the database -----------------------------------------------------------------------------
+
+
+def test_a_postgresql_url_is_taken_with_its_scheme_in_any_case(
+    started: list[dict[str, Any]], pg_database: str
+) -> None:
+    # before: the check took "PostgreSQL://" (it compared the scheme in lower case), then
+    # SQLAlchemy refused it: "cannot open the database at ...: Can't load plugin:
+    # sqlalchemy.dialects:PostgreSQL"
+    url = "PostgreSQL://" + pg_database.split("://", 1)[1]
+    result = serve("--db", url)
+    assert result.exit_code == 0, result.output
+    shown = "postgresql://" + pg_database.split("@", 1)[1]
+    assert f"games stored in {shown}\n" in result.stdout
+    assert len(started) == 1
+
+
+def test_a_postgres_scheme_is_told_to_write_postgresql(started: list[dict[str, Any]]) -> None:
+    # before: "unsupported database postgres://...: SQLite and PostgreSQL are supported"
+    result = serve("--db", "postgres://ann:secret@127.0.0.1/games")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: --db postgres://127.0.0.1/games: write postgresql:// for PostgreSQL "
+        "(postgres:// is not taken)\n"
+    )
+    assert started == []
+
+
 # --- the log ----------------------------------------------------------------------------------
 
 

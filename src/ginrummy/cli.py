@@ -559,13 +559,16 @@ def _check_db(db: str | None) -> tuple[str, str]:
         raise GinRummyError(f"--db is empty; give {_DB_KINDS}")
     if "://" in db:
         scheme, rest = db.split("://", 1)
+        scheme = scheme.lower()  # a scheme is the same in any case; SQLAlchemy wants it lower
         # never print a password: the user and password before @, the query after ?
         shown = f"{scheme}://{rest.rsplit('@', 1)[-1].split('?', 1)[0]}"
-        if scheme.lower() in ("postgresql", "postgresql+psycopg"):
-            return db, shown
-        hint = (
-            " (for SQLite give the file path itself)" if scheme.lower().startswith("sqlite") else ""
-        )
+        if scheme in ("postgresql", "postgresql+psycopg"):
+            return f"{scheme}://{rest}", shown
+        if scheme == "postgres":
+            raise GinRummyError(
+                f"--db {shown}: write postgresql:// for PostgreSQL (postgres:// is not taken)"
+            )
+        hint = " (for SQLite give the file path itself)" if scheme.startswith("sqlite") else ""
         raise GinRummyError(
             f"unsupported database {scheme}://...{hint}: SQLite and PostgreSQL are supported; "
             f"--db takes {_DB_KINDS}"
