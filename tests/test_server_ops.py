@@ -146,6 +146,37 @@ def test_a_postgres_scheme_is_told_to_write_postgresql(started: list[dict[str, A
     assert started == []
 
 
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        # before: "failed to resolve host 'pw@127.0.0.1'": the end of the password, shown
+        (
+            "postgresql://ann:s3cret@pw@127.0.0.1/games",
+            "--db postgresql://127.0.0.1/games: write an @ in the user or password as %40 "
+            "(the URL has more than one)",
+        ),
+        # before: "invalid literal for int() with base 10: 'notaport'"
+        (
+            "postgresql://ann:s3cret@127.0.0.1:notaport/games",
+            "--db postgresql://127.0.0.1:notaport/games is not a valid URL: Port could not be "
+            "cast to integer value as 'notaport'",
+        ),
+        (
+            "postgresql://ann:s3cret@[::1/games",
+            "--db postgresql://[::1/games is not a valid URL: Invalid IPv6 URL",
+        ),
+    ],
+)
+def test_a_malformed_postgresql_url_is_a_clear_error_that_shows_no_password(
+    started: list[dict[str, Any]], url: str, message: str
+) -> None:
+    result = serve("--db", url)
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {message}\n"
+    assert "s3cret" not in result.output and "pw@" not in result.output
+    assert started == []
+
+
 # --- the log ----------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ import sys
 import textwrap
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import urlsplit
 
 import click
 
@@ -563,6 +564,16 @@ def _check_db(db: str | None) -> tuple[str, str]:
         # never print a password: the user and password before @, the query after ?
         shown = f"{scheme}://{rest.rsplit('@', 1)[-1].split('?', 1)[0]}"
         if scheme in ("postgresql", "postgresql+psycopg"):
+            authority = rest.split("/", 1)[0].split("?", 1)[0]
+            if authority.count("@") > 1:  # the driver would take the rest for the host
+                raise GinRummyError(
+                    f"--db {shown}: write an @ in the user or password as %40 (the URL has "
+                    "more than one)"
+                )
+            try:
+                urlsplit(f"{scheme}://{authority}").port  # noqa: B018 (parsed to check it)
+            except ValueError as exc:
+                raise GinRummyError(f"--db {shown} is not a valid URL: {exc}") from None
             return f"{scheme}://{rest}", shown
         if scheme == "postgres":
             raise GinRummyError(
