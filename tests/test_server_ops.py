@@ -8,6 +8,7 @@ Most cases run ``serve`` in-process through click's CliRunner with ``uvicorn.run
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 from pathlib import Path
@@ -175,6 +176,101 @@ def test_a_malformed_postgresql_url_is_a_clear_error_that_shows_no_password(
     assert result.stderr == f"error: {message}\n"
     assert "s3cret" not in result.output and "pw@" not in result.output
     assert started == []
+
+
+# --- several processes ------------------------------------------------------------------------
+
+
+REDIS_URL = os.environ.get("GINRUMMY_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
+            raise
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
+    return REDIS_URL
+
+
+def other_spelling(url: str) -> str:
+    """The same PostgreSQL database under another URL: localhost for 127.0.0.1, the default
+    port written out or left out."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.host == "127.0.0.1":
+        parsed = parsed.set(host="localhost")
+    parsed = parsed.set(port=None if parsed.port == 5432 else (parsed.port or 5432))
+    return parsed.render_as_string(hide_password=False)
+
+
+def test_the_channel_is_named_after_the_database_however_its_url_is_spelled(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ginrummy.server.redis_fanout import channel_for
+    from ginrummy.server.service import GameService
+    from ginrummy.server.store import open_store
+
+    def channel(url: str) -> str:
+        store = open_store(url)
+        try:
+            return channel_for(GameService(store))
+        finally:
+            store.engine.dispose()
+
+    assert other_spelling(pg_database) != pg_database
+    assert channel(other_spelling(pg_database)) == channel(pg_database)
+    monkeypatch.chdir(tmp_path)
+    assert channel("games.db") == channel(str(tmp_path / "games.db"))
+    assert channel("other.db") != channel("games.db")
+
+
+def test_processes_on_one_database_spelled_differently_hear_each_other(
+    pg_database: str, redis_url: str
+) -> None:
+    # before: the Redis channel was named after the URL as written, so two processes given
+    # the same database as 127.0.0.1 and as localhost:5432 never heard each other's moves
+    # (a person on one saw nothing the other stored until they reloaded)
+    with (
+        Server(pg_database, extra_args=["--redis", redis_url]) as a,
+        Server(other_spelling(pg_database), extra_args=["--redis", redis_url]) as b,
+    ):
+        made = httpx.post(f"{a.base}/api/games", json={"opponent": "human"}, timeout=10).json()
+        joined = httpx.post(
+            f"{b.base}/api/games/{made['game_id']}/join",
+            json={"invite": made["invite"]},
+            timeout=10,
+        ).json()
+        tokens = {made["seat"]: made["token"], joined["seat"]: joined["token"]}
+        with b.ws(made["game_id"], joined["token"]) as conn:
+            hello = json.loads(conn.recv(timeout=10))
+            assert hello["type"] == "hello"
+            version = hello["view"]["version"]
+            mover = hello["view"]["hand"]["to_act"]
+            headers = {"Authorization": f"Bearer {tokens[mover]}"}
+            view = httpx.get(f"{a.base}/api/games/{made['game_id']}", headers=headers).json()
+            action = view["hand"]["legal_actions"][0]
+            stored = httpx.post(
+                f"{a.base}/api/games/{made['game_id']}/actions",
+                json={"action": action, "version": version},
+                headers=headers,
+                timeout=10,
+            )
+            assert stored.status_code == 200, stored.text
+            seen = None
+            for _ in range(20):
+                message = json.loads(conn.recv(timeout=10))
+                if message["type"] == "view":
+                    seen = message["view"]["version"]
+                    break
+            assert seen == version + 1
 
 
 # --- the log ----------------------------------------------------------------------------------

@@ -30,10 +30,14 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Coroutine
 from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
 
 from .hub import Hub
 from .service import GameService
@@ -59,10 +63,33 @@ stops counting then)."""
 
 
 def channel_for(service: GameService) -> str:
-    """The channel of one game space: named after its database (password left out), so
+    """The channel of one game space: named after its database (:func:`space_name`), so
     several deployments may share one Redis without hearing each other's news."""
-    url = service.store.engine.url.render_as_string(hide_password=True)
-    return "ginrummy:versions:" + hashlib.sha256(url.encode()).hexdigest()[:16]
+    name = space_name(service.store.engine)
+    return "ginrummy:versions:" + hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
+def space_name(engine: Engine) -> str:
+    """The database as the database itself names it, the same however its URL is spelled
+    (``127.0.0.1`` or ``localhost``, the port given or not, another user): PostgreSQL's
+    cluster identifier, database and schema; a SQLite file's real path. Processes that
+    named the channel after the URL itself, spelled differently on each, never heard each
+    other's news. If PostgreSQL does not say (a role not allowed to ask), the URL (password
+    left out) names it, as before."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite":
+        return "sqlite:" + os.path.realpath(url.database or "")
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text(
+                    "SELECT (SELECT system_identifier FROM pg_control_system()), "
+                    "current_database(), current_schema()"
+                )
+            ).one()
+    except sa.exc.DBAPIError:
+        return url.render_as_string(hide_password=True)
+    return f"postgresql:{row[0]}:{row[1]}:{row[2]}"
 
 
 class RedisFanOut:
