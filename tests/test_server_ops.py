@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ginrummy.cli import main
-from ginrummy.server.security import LOOPBACK_NAMES, default_hosts
+from ginrummy.server.security import LOOPBACK_NAMES, default_hosts, origin_pattern
 from web_support import Server
 
 
@@ -117,6 +117,55 @@ def test_the_address_the_server_prints_answers(tmp_path: Path) -> None:
         assert (reply.status_code, reply.json()) == (200, {"status": "ok"})
         evil = httpx.get(f"{srv.base}/api/health", headers={"Host": "evil.example"}, timeout=10)
         assert evil.status_code == 400
+
+
+# --- origins ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("origin", "why"),
+    [
+        ("example.net", "'example.net' is not a web origin; write it as https://example.org"),
+        (
+            "https://example.org/games",
+            "'https://example.org/games': an origin is the scheme, host and port alone "
+            "(https://example.org)",
+        ),
+        ("ftp://example.org", "'ftp://example.org' is not a web origin"),
+    ],
+)
+def test_an_allowed_origin_that_could_never_match_is_a_usage_error(
+    started: list[dict[str, Any]], origin: str, why: str
+) -> None:
+    result = serve("--allowed-origin", origin)
+    assert result.exit_code == 2, result.output
+    assert f"Error: Invalid value for '--allowed-origin': {why}" in result.stderr
+    assert started == []
+
+
+def test_an_allowed_origin_is_compared_as_a_browser_writes_it(tmp_path: Path) -> None:
+    # before: "https://example.org/" (a slash at the end), "https://Example.org" or
+    # "https://example.org:443" were taken and matched no browser's Origin, so every page of
+    # that site was refused (403) at the WebSocket handshake
+    assert origin_pattern("https://Games.Example.org/") == "https://games.example.org"
+    assert origin_pattern("https://example.org:443") == "https://example.org"
+    assert origin_pattern("http://example.org:8080") == "http://example.org:8080"
+    assert origin_pattern("http://[::1]:8080") == "http://[::1]:8080"
+    extra = ["--allowed-origin", "https://example.org/", "--allowed-origin", "https://Example.NET"]
+    with Server(str(tmp_path / "g.db"), extra_args=extra) as srv:
+        from websockets.sync.client import connect
+
+        def handshake(origin: str) -> int:
+            url = f"ws://127.0.0.1:{srv.port}/ws/games/nosuchgame"
+            try:
+                with connect(url, origin=origin, open_timeout=10):  # type: ignore[arg-type]
+                    return 101
+            except InvalidStatus as exc:
+                return exc.response.status_code
+
+        assert handshake("https://example.org") == 101
+        assert handshake("https://example.net") == 101
+        assert handshake("https://evil.example") == 403
 
 
 # --- the database -----------------------------------------------------------------------------

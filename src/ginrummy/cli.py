@@ -654,6 +654,19 @@ def _host_names(
         raise click.BadParameter(str(exc)) from None
 
 
+def _origins(
+    _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Each ``--allowed-origin`` as a browser writes an Origin, or a usage error saying why
+    it could never match one (no scheme, a path, ...)."""
+    from .server.security import origin_pattern
+
+    try:
+        return tuple(origin_pattern(origin) for origin in value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 def _check_port(host: str, port: int) -> None:
     """Bind to HOST:PORT as the server will (then let go), so that a port in use or an
     address not of this machine is a clear error before anything is printed."""
@@ -768,6 +781,8 @@ def _check_port(host: str, port: int) -> None:
     "--allowed-origin",
     "allowed_origins",
     multiple=True,
+    callback=_origins,
+    metavar="ORIGIN",
     help="A web origin (https://example.org) besides the server's own whose pages may open "
     "its WebSockets (repeat for several).",
 )

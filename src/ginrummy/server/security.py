@@ -120,6 +120,33 @@ def default_hosts(bind_host: str, allowed: Iterable[str] = ()) -> list[str]:
     return given
 
 
+def origin_pattern(text: str) -> str:
+    """``text`` (an ``--allowed-origin``) as a browser writes an ``Origin``: the scheme and
+    host in lower case, no default port, no slash at the end. Anything that could never
+    equal an ``Origin`` - no scheme, a path, a query, a user - raises ``ValueError`` saying
+    why (it would otherwise be taken and match nothing)."""
+    given = text.strip()
+    parts = urlsplit(given)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{given!r} is not a web origin; write it as https://example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or "@" in parts.netloc:
+        raise ValueError(
+            f"{given!r}: an origin is the scheme, host and port alone (https://example.org)"
+        )
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+        host = parts.hostname
+    except ValueError as exc:
+        raise ValueError(f"{given!r}: {exc}") from None
+    if not host:
+        raise ValueError(f"{given!r} is not a web origin; write it as https://example.org")
+    if ":" in host:
+        host = f"[{host}]"
+    default = 80 if scheme == "http" else 443
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
 def origin_allowed(headers: Mapping[str, str], allowed_origins: Iterable[str] = ()) -> bool:
     """Whether a WebSocket with these request headers may connect (see the module notes)."""
     origin = headers.get("origin")
