@@ -355,6 +355,31 @@ def test_a_failing_request_is_logged_once_and_its_traceback_at_most_every_10_s(
     assert log.count("Traceback (most recent call last)") == 2  # the error and its cause
 
 
+def test_a_database_error_in_the_log_shows_no_values_such_as_a_new_deals_seed(
+    tmp_path: Path,
+) -> None:
+    # before: the traceback ended with the statement's values, "[parameters: (game id, 1,
+    # '<the deal's secret seed>', '<its commitment>')]" (and elsewhere players' names and
+    # token hashes)
+    import sqlite3
+
+    db = tmp_path / "g.db"
+    with Server(str(db)) as srv:
+        with sqlite3.connect(db) as conn:
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON deals "
+                "BEGIN SELECT RAISE(FAIL, 'refused by the test'); END"
+            )
+        reply = httpx.post(f"{srv.base}/api/games", json={"opponent": "ai"}, timeout=10)
+        assert reply.status_code == 500
+        srv.stop()
+        log = srv.output()
+    assert "ERROR ginrummy.server: POST /api/games failed\nTraceback" in log
+    assert "[SQL: INSERT INTO deals" in log
+    assert "[SQL parameters hidden due to hide_parameters=True]" in log
+    assert "[parameters:" not in log
+
+
 # --- stopping ---------------------------------------------------------------------------------
 
 

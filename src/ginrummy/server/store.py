@@ -566,21 +566,27 @@ def open_store(url: str) -> Store:
         url = f"sqlite:///{url}"
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    # hide_parameters: a database error (logged with its traceback) names its statement but
+    # not the values, which are a new deal's secret seed, players' names and token hashes
     if url.startswith("sqlite"):
         # no pre-ping: a local file does not drop its connection, and the ping is one more
         # statement on every transaction of every move
-        engine = sa.create_engine(url, connect_args={"timeout": 30})
+        engine = sa.create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         # one connection for the event loop's writes, waiting at most QUICK_WAIT for a
         # writer in another thread (the loop must never sit in SQLite's busy wait)
         quick = sa.create_engine(
-            url, connect_args={"timeout": QUICK_WAIT, "check_same_thread": False}, pool_size=1
+            url,
+            connect_args={"timeout": QUICK_WAIT, "check_same_thread": False},
+            pool_size=1,
+            hide_parameters=True,
         )
         sa.event.listen(quick, "connect", _sqlite_pragmas)
         upgrade(engine)
         return Store(engine, quick)
     engine = sa.create_engine(
         url,
+        hide_parameters=True,  # see below
         pool_size=10,
         max_overflow=10,
         connect_args={"connect_timeout": 10},  # a host that is down: an error, not a hang
