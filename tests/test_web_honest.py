@@ -43,8 +43,16 @@ browser = web_support.browser
 page = web_support.page
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (:func:`web_support.module_server`)."""
+    with web_support.module_server(tmp_path_factory) as srv:
+        yield srv
+
+
 @pytest.fixture
-def server(tmp_path: Any) -> Iterator[Server]:
+def own_server(tmp_path: Any) -> Iterator[Server]:
+    """A server of the test's own, for a test that freezes it."""
     with Server(str(tmp_path / "games.db")) as srv:
         yield srv
 
@@ -117,9 +125,10 @@ def test_offline_shown_at_once_a_move_waits_and_is_played_once(page: Page, serve
     assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
 
 
-def test_a_silent_server_is_found_by_the_heartbeat(page: Page, server: Server) -> None:
+def test_a_silent_server_is_found_by_the_heartbeat(page: Page, own_server: Server) -> None:
     """No offline event here: the server stops answering (SIGSTOP), and the page's pings
     find it out within a few seconds; it comes back by itself when the server does."""
+    server = own_server
     start_ai_game(page, server)
     view = my_turn(page, server)
     assert server.proc is not None
@@ -458,10 +467,10 @@ def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
 
 
 @pytest.fixture
-def api_server(tmp_path: Any) -> Iterator[Server]:
-    """A server whose test plays a whole game over HTTP: no rate limit in its way."""
-    with Server(str(tmp_path / "games.db"), extra_args=["--http-rate", "1000"]) as srv:
-        yield srv
+def api_server(server: Server) -> Server:
+    """A server whose test plays a whole game over HTTP: the module's, whose rate limits are
+    lifted."""
+    return server
 
 
 def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(

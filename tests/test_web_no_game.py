@@ -14,6 +14,8 @@ import web_support
 from web_support import Server
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
@@ -21,6 +23,14 @@ pytestmark = pytest.mark.browser
 browser = web_support.browser
 page = web_support.page
 live_server = web_support.live_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (:func:`web_support.module_server`)."""
+    with web_support.module_server(tmp_path_factory) as srv:
+        yield srv
+
 
 MISSING = "There is no game at this address: the link is wrong, or the game no longer exists."
 MALFORMED = "This link is wrong: it is not the address of a game. Check that it was copied whole."
@@ -41,16 +51,16 @@ def shows_no_game(page: Page, text: str) -> None:
     assert page.evaluate("location.pathname") == "/"
 
 
-def test_a_game_that_does_not_exist_says_so(page: Page, live_server: Server) -> None:
-    page.goto(f"{live_server.base}/game/{'0' * 32}")
+def test_a_game_that_does_not_exist_says_so(page: Page, server: Server) -> None:
+    page.goto(f"{server.base}/game/{'0' * 32}")
     shows_no_game(page, MISSING)
     assert not page.is_visible("#conn")
     assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("kind", ["zzz", "last-not-hex", "upper-case", "join", "replay"])
-def test_a_badly_formed_game_address_says_so(page: Page, live_server: Server, kind: str) -> None:
-    made = httpx.post(f"{live_server.base}/api/games", json={"opponent": "ai"}, timeout=30)
+def test_a_badly_formed_game_address_says_so(page: Page, server: Server, kind: str) -> None:
+    made = httpx.post(f"{server.base}/api/games", json={"opponent": "ai"}, timeout=30)
     made.raise_for_status()
     real = made.json()["game_id"]
     path = {
@@ -60,5 +70,5 @@ def test_a_badly_formed_game_address_says_so(page: Page, live_server: Server, ki
         "join": "/join/zzz",
         "replay": f"/replay/{real[:-1]}-",
     }[kind]
-    page.goto(live_server.base + path)
+    page.goto(server.base + path)
     shows_no_game(page, MALFORMED)

@@ -38,10 +38,11 @@ browser = web_support.browser
 page = web_support.page
 
 
-@pytest.fixture
-def server(tmp_path: Any) -> Iterator[Server]:
-    # the test plays the person's moves over HTTP too: no rate limit in its way
-    with Server(str(tmp_path / "games.db"), extra_args=["--http-rate", "1000"]) as srv:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (:func:`web_support.module_server`); the tests play
+    the person's moves over HTTP too, and its rate limits are lifted."""
+    with web_support.module_server(tmp_path_factory) as srv:
         yield srv
 
 

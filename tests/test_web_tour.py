@@ -32,6 +32,13 @@ page = web_support.page
 live_server = web_support.live_server
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (:func:`web_support.module_server`)."""
+    with web_support.module_server(tmp_path_factory) as srv:
+        yield srv
+
+
 @pytest.fixture
 def strict(browser: Browser) -> Iterator[BrowserContext]:
     """A context that keeps the server's Content-Security-Policy (the ``page`` fixture's
@@ -46,13 +53,13 @@ def strict(browser: Browser) -> Iterator[BrowserContext]:
 
 @pytest.mark.parametrize("path", ["/nonexistent", "/game", "/foo/bar"])
 def test_an_address_that_leads_nowhere_is_a_page_with_the_way_to_the_lobby(
-    strict: BrowserContext, live_server: Server, path: str
+    strict: BrowserContext, server: Server, path: str
 ) -> None:
     page = strict.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    answer = page.goto(live_server.base + path)
+    answer = page.goto(server.base + path)
     assert answer is not None and answer.status == 404
     assert page.title() == "Gin Rummy: no such page"
     assert page.inner_text("#not-found-title") == "No such page"
@@ -124,12 +131,10 @@ def shows_refused(page: Page, title: str, text: str, buttons: list[str]) -> None
 
 
 @pytest.mark.parametrize("length", [3000, 70000], ids=["over-2kb", "over-64kib"])
-def test_a_damaged_key_says_so_and_offers_to_watch(
-    page: Page, live_server: Server, length: int
-) -> None:
-    gid = ai_game(live_server)
-    with_key(page, live_server, "k" * length)
-    page.goto(f"{live_server.base}/game/{gid}")
+def test_a_damaged_key_says_so_and_offers_to_watch(page: Page, server: Server, length: int) -> None:
+    gid = ai_game(server)
+    with_key(page, server, "k" * length)
+    page.goto(f"{server.base}/game/{gid}")
     shows_refused(page, "Your seat could not be opened", KEY_REFUSED, ["watch", "lobby"])
     assert "kkkkkkkk" not in page.content()  # the key is never shown
     assert page.get_attribute("#refused-watch", "href") == f"/game/{gid}#watch"
@@ -145,11 +150,11 @@ def test_a_damaged_key_says_so_and_offers_to_watch(
 
 @pytest.mark.parametrize("code", list(REFUSED))
 def test_each_refusal_of_the_table_says_what_happened(
-    page: Page, live_server: Server, code: str
+    page: Page, server: Server, code: str
 ) -> None:
     """The server's refusals before its hello, each in its own words (the socket is played
     by the test: these need a slow browser, a database away, or a client that errs)."""
-    gid = ai_game(live_server)
+    gid = ai_game(server)
     sockets: list[WebSocketRoute] = []
 
     def refuse(ws: WebSocketRoute) -> None:
@@ -165,7 +170,7 @@ def test_each_refusal_of_the_table_says_what_happened(
         ws.on_message(answer)
 
     page.route_web_socket(re.compile(r".*/ws/games/.*"), refuse)
-    page.goto(f"{live_server.base}/game/{gid}")
+    page.goto(f"{server.base}/game/{gid}")
     title = "The table could not be opened"
     buttons = ["retry", "watch", "lobby"] if code == "ws/auth-first" else ["retry", "lobby"]
     shows_refused(page, title, REFUSED[code], buttons)
@@ -175,10 +180,10 @@ def test_each_refusal_of_the_table_says_what_happened(
     assert page.is_hidden("#refused")
 
 
-def test_a_refusal_with_no_reason_still_says_what_to_do(page: Page, live_server: Server) -> None:
-    gid = ai_game(live_server)
+def test_a_refusal_with_no_reason_still_says_what_to_do(page: Page, server: Server) -> None:
+    gid = ai_game(server)
     page.route_web_socket(re.compile(r".*/ws/games/.*"), lambda ws: ws.close(code=4400))
-    page.goto(f"{live_server.base}/game/{gid}#watch")
+    page.goto(f"{server.base}/game/{gid}#watch")
     # a spectator refused is not offered to watch again
     shows_refused(
         page, "The table could not be opened", REFUSED["ws/auth-first"], ["retry", "lobby"]
@@ -188,13 +193,11 @@ def test_a_refusal_with_no_reason_still_says_what_to_do(page: Page, live_server:
     page.wait_for_selector("#lobby:not([hidden])")
 
 
-def test_a_key_that_is_not_this_games_watches_and_is_told_why(
-    page: Page, live_server: Server
-) -> None:
-    gid = ai_game(live_server)
-    other = polite("POST", f"{live_server.base}/api/players", json={"name": "Other"}).json()
-    with_key(page, live_server, other["token"])
-    page.goto(f"{live_server.base}/game/{gid}")
+def test_a_key_that_is_not_this_games_watches_and_is_told_why(page: Page, server: Server) -> None:
+    gid = ai_game(server)
+    other = polite("POST", f"{server.base}/api/players", json={"name": "Other"}).json()
+    with_key(page, server, other["token"])
+    page.goto(f"{server.base}/game/{gid}")
     page.wait_for_selector("#watch-label:not([hidden])")
     assert page.inner_text("#status") == (
         "You are watching this game: this browser holds neither of its seats."
@@ -203,11 +206,11 @@ def test_a_key_that_is_not_this_games_watches_and_is_told_why(
 
 
 def test_a_store_away_on_reconnecting_is_one_more_lost_connection(
-    page: Page, live_server: Server
+    page: Page, server: Server
 ) -> None:
     """Back after a loss, a refusal for ``service/unavailable`` (the database away a
     moment) keeps the table and reconnects with backoff, as after any lost connection."""
-    gid = ai_game(live_server)
+    gid = ai_game(server)
     sockets: list[WebSocketRoute] = []
 
     def route(ws: WebSocketRoute) -> None:
@@ -225,7 +228,7 @@ def test_a_store_away_on_reconnecting_is_one_more_lost_connection(
         ws.connect_to_server()
 
     page.route_web_socket(re.compile(r".*/ws/games/.*"), route)
-    page.goto(f"{live_server.base}/game/{gid}")
+    page.goto(f"{server.base}/game/{gid}")
     page.wait_for_function("document.querySelectorAll('#opp-hand .card').length === 10")
     sockets[0].close(code=1011)  # the connection drops
     page.wait_for_function(
@@ -264,8 +267,8 @@ def hint_lit(page: Page) -> None:
     assert page.text_content("#hint-why") == ""
 
 
-def test_hint_is_greyed_while_offline_and_says_why(page: Page, live_server: Server) -> None:
-    start_ai_game(page, live_server)
+def test_hint_is_greyed_while_offline_and_says_why(page: Page, server: Server) -> None:
+    start_ai_game(page, server)
     hint_lit(page)  # the person's turn (the non-dealer's upcard, or a draw)
     page.context.set_offline(True)
     page.wait_for_selector("#conn.lost:not([hidden])", timeout=3000)
@@ -327,10 +330,10 @@ def test_the_history_shows_a_finished_games_grand_totals(page: Page, tmp_path: P
 LONG_NAME = "Wilhelmina Montgomery-Worthington Wolfe"  # 39 of the 40 characters a name may have
 
 
-def test_a_long_last_move_is_whole_on_a_phone(browser: Browser, live_server: Server) -> None:
+def test_a_long_last_move_is_whole_on_a_phone(browser: Browser, server: Server) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
     page = context.new_page()
-    base = live_server.base
+    base = server.base
     page.goto(base + "/")
     page.wait_for_selector("#lobby:not([hidden])")
     page.wait_for_function("localStorage.getItem('gr.player') !== null")
@@ -350,7 +353,7 @@ def test_a_long_last_move_is_whole_on_a_phone(browser: Browser, live_server: Ser
     # the upcard: Ann passes if she is first, then the friend with the long name passes
     tokens = {made["seat"]: made["token"], bob["seat"]: bob["token"]}
     while True:
-        view = game_view(live_server, gid, made["token"])
+        view = game_view(server, gid, made["token"])
         seat = view["hand"]["to_act"]
         r = polite(
             "POST",
@@ -409,11 +412,11 @@ def open_settings(page: Page, server: Server) -> dict[str, Any]:
 
 
 def test_the_settings_are_big_enough_for_a_finger_on_a_phone(
-    browser: Browser, live_server: Server
+    browser: Browser, server: Server
 ) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
     page = context.new_page()
-    found = open_settings(page, live_server)
+    found = open_settings(page, server)
     body = found.pop("body")
     assert set(found) == {
         "theme", "card-back", "speed", "four-colour", "large", "mute", "reduce-motion"
@@ -434,8 +437,8 @@ def test_the_settings_are_big_enough_for_a_finger_on_a_phone(
     context.close()
 
 
-def test_the_desktop_settings_keep_their_size(page: Page, live_server: Server) -> None:
-    found = open_settings(page, live_server)
+def test_the_desktop_settings_keep_their_size(page: Page, server: Server) -> None:
+    found = open_settings(page, server)
     found.pop("body")
     for name, part in found.items():
         limit = 20 if part["type"] == "checkbox" else 30

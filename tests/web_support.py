@@ -338,6 +338,23 @@ def polite(method: str, url: str, **kwargs: Any) -> httpx.Response:
         time.sleep(min(2.0, float(response.headers.get("Retry-After", "0.5") or 0.5)))
 
 
+LIFTED_RATES = ("--http-rate", "10000", "--create-rate", "10000")
+"""``serve`` options that lift the HTTP and game-creation rate limits (not the WebSocket's)."""
+
+
+@contextlib.contextmanager
+def module_server(factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server for the tests of one module (a module-scoped fixture uses it): a fresh SQLite
+    file, the rate limits lifted (:data:`LIFTED_RATES`). Starting a server takes over a
+    second, and the browser tests are most of CI's time; each test plays its own games with
+    its own players (a new browser context is a new player), so the tests do not meet on it,
+    and the rates of a whole module of tests from one address would otherwise add up. A test
+    that stops, kills or freezes its server, or leaves a turn timer running, takes a server
+    of its own (``live_server``, or its module's ``own_server``)."""
+    with Server(str(factory.mktemp("shared") / "games.db"), extra_args=LIFTED_RATES) as srv:
+        yield srv
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[Server]:
     """A ``ginrummy serve`` process on a fresh SQLite file."""
