@@ -894,6 +894,10 @@ def serve(
             ws=protocol_class(),
             forwarded_allow_ips=forwarded_allow_ips,
             ws_ping_timeout=20,
+            # h11, not httptools (uvicorn's choice when it is installed): httptools takes a
+            # request line and headers of any size (100 MB of headers cost 100 MB of memory
+            # a connection); h11 refuses a head over 16 KiB
+            http="h11",
             h11_max_incomplete_event_size=16 * 1024,
             workers=workers if workers > 1 else None,
             factory=workers > 1,
