@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -415,6 +417,31 @@ def test_a_database_error_in_the_log_shows_no_values_such_as_a_new_deals_seed(
     assert "[SQL: INSERT INTO deals" in log
     assert "[SQL parameters hidden due to hide_parameters=True]" in log
     assert "[parameters:" not in log
+
+
+def test_malformed_requests_cannot_fill_the_log(tmp_path: Path) -> None:
+    # before: uvicorn wrote "WARNING:  Invalid HTTP request received." (with no time) for
+    # every malformed request, which never reaches the rate limits: a client could fill
+    # the disk with them
+    def garbage() -> None:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+            sock.sendall(b"GARBAGE /\x01 HTTP/9\r\n\r\n")
+            assert sock.recv(200).startswith(b"HTTP/1.1 400 Bad Request\r\n")
+
+    with Server(str(tmp_path / "g.db")) as srv:
+        for _ in range(30):
+            garbage()
+        time.sleep(10.5)
+        garbage()
+        srv.stop()
+        log = srv.output()
+    lines = [line for line in log.splitlines() if "Invalid HTTP request" in line]
+    assert len(lines) == 2, log
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING uvicorn.error: "
+    assert re.fullmatch(stamp + r"Invalid HTTP request received\.", lines[0])
+    assert re.fullmatch(
+        stamp + r"Invalid HTTP request received\. \(29 more like it not logged\)", lines[1]
+    )
 
 
 # --- stopping ---------------------------------------------------------------------------------

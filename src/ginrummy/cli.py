@@ -808,7 +808,7 @@ def serve(
     import uvicorn
 
     from .server.app import configure_logging, create_app
-    from .server.handled import HandledErrors
+    from .server.handled import UVICORN_LOGGING, HandledErrors
     from .server.limits import Limits
     from .server.security import default_hosts
     from .server.service import GameService
@@ -887,6 +887,7 @@ def serve(
             host=host,
             port=port,
             log_level="warning",
+            log_config=UVICORN_LOGGING,
             access_log=False,
             ws_max_size=limits.ws_max_frame_bytes,
             ws_ping_interval=20,

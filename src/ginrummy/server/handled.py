@@ -7,9 +7,19 @@ ASGI application", for every failing request. A request that fails would then fi
 however the server limits its own tracebacks. :class:`HandledErrors`, outermost, lets an
 HTTP request's exception stop once its answer was sent (the server logged it); anything
 else (a WebSocket's, or one no answer was sent for) goes on to uvicorn as before.
+
+uvicorn's own lines (:data:`UVICORN_LOGGING`) go to the server's log, in its format (with
+the time), and :class:`Repeats` keeps each of them to one every :data:`REPEAT_SECONDS`: a
+client sending malformed requests as fast as it can ("Invalid HTTP request received.", a
+line each, never reaching the rate limits) cannot fill the log.
 """
 
 from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
 
 from .limits import ASGIApp, Message, Receive, Scope, Send
 
@@ -45,3 +55,48 @@ def app_from_environment() -> HandledErrors:
     from .app import app_from_environment as build
 
     return HandledErrors(build())
+
+
+REPEAT_SECONDS = 10.0
+"""The same line of uvicorn's is logged at most this often."""
+
+
+class Repeats(logging.Filter):
+    """Lets a message through at most every :data:`REPEAT_SECONDS`; the next one to pass
+    says how many like it were left out meanwhile."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], tuple[float, int]] = {}
+        """(logger, message) -> (when it was last let through, how many left out since)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        now = time.monotonic()
+        with self._lock:
+            last, left_out = self._seen.get(key, (-REPEAT_SECONDS, 0))
+            if now - last < REPEAT_SECONDS:
+                self._seen[key] = (last, left_out + 1)
+                return False
+            if len(self._seen) > 1000:  # bounded, whatever the messages
+                self._seen.clear()
+            self._seen[key] = (now, 0)
+        if left_out:
+            record.msg = f"{record.getMessage()} ({left_out} more like it not logged)"
+            record.args = ()
+        return True
+
+
+UVICORN_LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"repeats": {"()": Repeats}},
+    "loggers": {
+        # no handler of their own: to the server's log (the root's), in its format
+        "uvicorn": {"handlers": [], "level": "INFO", "propagate": True},
+        "uvicorn.error": {"level": "INFO", "filters": ["repeats"]},
+        "uvicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
+    },
+}
+"""``uvicorn.run(log_config=...)`` for ``serve``; see the module's notes."""
