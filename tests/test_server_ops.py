@@ -53,6 +53,32 @@ def serve(*args: str) -> Any:
     return CliRunner().invoke(main, ["serve", "--port", str(free_port()), *args])
 
 
+# --- limits -----------------------------------------------------------------------------------
+
+
+def test_http_rate_counts_api_requests_only_as_its_help_says(tmp_path: Path) -> None:
+    # before: the help said "HTTP requests a second each client address may make", but the
+    # table's pages and files were never counted, only /api/...
+    help_text = " ".join(CliRunner().invoke(main, ["serve", "--help"]).output.split())
+    assert (
+        "--http-rate FLOAT RANGE Requests a second to the API (/api/...) each client address "
+        "may make (bursts of three times that); the table's pages and files are not counted."
+    ) in help_text
+    with (
+        Server(str(tmp_path / "g.db"), extra_args=["--http-rate", "1"]) as srv,
+        httpx.Client(base_url=srv.base, timeout=10) as client,
+    ):
+        time.sleep(3)  # the bucket full again after the start's health checks
+        assert [client.get("/api/health").status_code for _ in range(4)] == [
+            200,
+            200,
+            200,
+            429,
+        ]
+        assert [client.get("/static/style.css").status_code for _ in range(5)] == [200] * 5
+        assert client.get("/", headers={"Accept": "text/html"}).status_code == 200
+
+
 # --- hosts ------------------------------------------------------------------------------------
 
 

@@ -718,7 +718,8 @@ def _check_port(host: str, port: int) -> None:
     callback=_finite,
     default=20.0,
     show_default=True,
-    help="HTTP requests a second each client address may make (bursts of three times that).",
+    help="Requests a second to the API (/api/...) each client address may make (bursts of "
+    "three times that); the table's pages and files are not counted.",
 )
 @click.option(
     "--create-rate",
