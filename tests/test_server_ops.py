@@ -292,6 +292,29 @@ def test_a_malformed_postgresql_url_is_a_clear_error_that_shows_no_password(
     assert started == []
 
 
+def test_a_database_a_newer_version_migrated_says_so(
+    started: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    # before: "cannot open the database at ...: Can't locate revision identified by
+    # 'ffff0000aaaa'" (a rollback to an older version after an upgrade had migrated)
+    import sqlite3
+
+    from ginrummy.server.store import open_store
+
+    db = tmp_path / "g.db"
+    open_store(str(db)).engine.dispose()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'ffff0000aaaa'")
+    result = serve("--db", str(db))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: cannot open the database at {db}: its schema is at migration "
+        "'ffff0000aaaa', which this version of ginrummy does not have: a newer version made "
+        "it; run that one (or newer) on it\n"
+    )
+    assert started == []
+
+
 # --- several processes ------------------------------------------------------------------------
 
 

@@ -505,7 +505,28 @@ def upgrade(engine: Engine) -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = conn
+        _refuse_a_newer_schema(config, conn)
         command.upgrade(config, "head")
+
+
+class NewerSchema(Exception):
+    """The database's schema is at a migration this version does not have."""
+
+
+def _refuse_a_newer_schema(config: Any, conn: sa.Connection) -> None:
+    """A database a newer version migrated (then this older one started on it, after a
+    rollback): a message that says so, not Alembic's "Can't locate revision identified by
+    '...'"."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    for revision in MigrationContext.configure(conn).get_current_heads():
+        if revision not in known:
+            raise NewerSchema(
+                f"its schema is at migration {revision!r}, which this version of ginrummy "
+                "does not have: a newer version made it; run that one (or newer) on it"
+            )
 
 
 PING_IDLE_SECONDS = 5.0
