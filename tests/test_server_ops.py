@@ -11,8 +11,10 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -408,6 +410,58 @@ def test_processes_on_one_database_spelled_differently_hear_each_other(
                     seen = message["view"]["version"]
                     break
             assert seen == version + 1
+
+
+def test_redis_away_is_a_few_lines_in_the_log_not_one_a_move(tmp_path: Path) -> None:
+    # before: "could not publish on Redis" for every move stored and "Redis listener lost
+    # its connection" every second while Redis was away (a night: 86,400 lines of the
+    # listener's alone)
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.access(binary, os.X_OK):
+        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
+            raise AssertionError(f"no redis-server at {binary}")
+        pytest.skip("no redis-server to start and stop")
+    port = free_port()
+    redis_proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(0.5)
+        redis_url = f"redis://127.0.0.1:{port}/0"
+        with Server(str(tmp_path / "g.db"), extra_args=["--redis", redis_url]) as srv:
+            ticket = httpx.post(f"{srv.base}/api/games", json={"opponent": "ai"}, timeout=10)
+            game = ticket.json()
+            headers = {"Authorization": f"Bearer {game['token']}"}
+            redis_proc.kill()
+            redis_proc.wait(timeout=10)
+            url = f"{srv.base}/api/games/{game['game_id']}"
+            view = httpx.get(url, headers=headers, timeout=10).json()
+            moves = 0
+            while moves < 8 and not view["is_over"]:
+                reply = httpx.post(
+                    f"{url}/actions",
+                    json={"action": view["hand"]["legal_actions"][0]},
+                    headers=headers,
+                    timeout=10,
+                )
+                assert reply.status_code == 200, reply.text  # stored all the same
+                view = reply.json()["view"]
+                moves += 1
+                time.sleep(0.5)
+            assert moves == 8
+            srv.stop()
+            log = srv.output()
+    finally:
+        redis_proc.kill()
+        redis_proc.wait(timeout=10)
+    warnings = [line for line in log.splitlines() if "Redis" in line]
+    assert sorted(line.split("ginrummy.server: ")[1] for line in warnings) == [
+        "Redis listener lost its connection: ConnectionError",
+        "could not publish on Redis: ConnectionError",
+    ], log
 
 
 # --- the log ----------------------------------------------------------------------------------

@@ -57,9 +57,31 @@ DELIVERY_BATCH = 64
 """Most games in one round of delivery (one query, one worker thread)."""
 MAX_CONNECTIONS = 32
 """Connections to Redis per process (one listens; the others publish and share presence)."""
+WARN_SECONDS = 10.0
+"""Each kind of warning about Redis is logged at most this often (see :class:`_Warnings`)."""
 PRESENCE_SECONDS = 45.0
 """A process's shared presence counts this long after its last renewal (one that died
 stops counting then)."""
+
+
+class _Warnings:
+    """Each kind of warning at most once every :data:`WARN_SECONDS`, the next one saying how
+    many like it were left out: with Redis away, a line for every move stored and for every
+    second the listener retried would fill the log (a night is 86,400 lines of the
+    listener's alone)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[float, int]] = {}
+
+    def warn(self, what: str, exc: BaseException) -> None:
+        now = time.monotonic()
+        last, left_out = self._last.get(what, (-WARN_SECONDS, 0))
+        if now - last < WARN_SECONDS:
+            self._last[what] = (last, left_out + 1)
+            return
+        self._last[what] = (now, 0)
+        more = f" ({left_out} more like it not logged)" if left_out else ""
+        log.warning("%s: %s%s", what, type(exc).__name__, more)
 
 
 def channel_for(service: GameService) -> str:
@@ -125,6 +147,7 @@ class RedisFanOut:
         self._rounds = 0
         """Rounds of delivery running (at most :data:`DELIVERY_SLOTS`)."""
         self.subscribed = asyncio.Event()
+        self._warnings = _Warnings()
         hub.on_local_presence = self._local_presence_changed
 
     async def start(self) -> None:
@@ -153,7 +176,7 @@ class RedisFanOut:
             news = {"game": game_id, "presence": True, "from": self.worker}
             await self.redis.publish(self.channel, json.dumps(news))
         except Exception as exc:
-            log.warning("could not share presence on Redis: %s", type(exc).__name__)
+            self._warnings.warn("could not share presence on Redis", exc)
             return
         await self._read_presence(game_id)
 
@@ -162,7 +185,7 @@ class RedisFanOut:
         try:
             held = await self.redis.hgetall(self._presence_key(game_id))
         except Exception as exc:
-            log.warning("could not read presence from Redis: %s", type(exc).__name__)
+            self._warnings.warn("could not read presence from Redis", exc)
             return
         seats = [False, False]
         now = time.time()
@@ -194,9 +217,10 @@ class RedisFanOut:
         try:
             await self.redis.publish(self.channel, message)
         except Exception as exc:  # Redis away: the others catch up when their clients sync
-            log.warning("could not publish on Redis: %s", type(exc).__name__)
+            self._warnings.warn("could not publish on Redis", exc)
 
     async def _listen(self) -> None:
+        lost_since: float | None = None
         while True:
             try:
                 # subscribe messages are kept: one comes after every (re)subscription,
@@ -204,6 +228,10 @@ class RedisFanOut:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
                 await pubsub.subscribe(self.channel)
                 self.subscribed.set()
+                if lost_since is not None:
+                    away = time.monotonic() - lost_since
+                    log.warning("Redis listener subscribed again after %.0f s", away)
+                    lost_since = None
                 try:
                     async for message in pubsub.listen():
                         if message.get("type") == "subscribe":
@@ -217,7 +245,9 @@ class RedisFanOut:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # lost Redis: try again in a moment
-                log.warning("Redis listener lost its connection: %s", type(exc).__name__)
+                if lost_since is None:
+                    lost_since = time.monotonic()
+                self._warnings.warn("Redis listener lost its connection", exc)
             await asyncio.sleep(RETRY_SECONDS)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
