@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -568,3 +569,40 @@ def test_sigterm_stops_the_server_gracefully_with_status_0_as_ctrl_c_does(
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
             assert srv.proc.wait(timeout=20) == 0
         assert "Traceback" not in srv.output() and "error" not in srv.output().lower()
+
+
+def test_a_request_in_progress_holds_up_a_stop_for_at_most_10_s(tmp_path: Path) -> None:
+    # before: a stop waited for every request in progress, however long: a client sending
+    # its body a byte a second kept the server from stopping for as long as it liked
+    with Server(str(tmp_path / "g.db")) as srv:
+        assert srv.proc is not None
+        stop = threading.Event()
+
+        def trickle() -> None:
+            with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+                sock.sendall(
+                    b"POST /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+                )
+                with contextlib.suppress(OSError):
+                    for _ in range(90):
+                        if stop.wait(1):
+                            break
+                        sock.sendall(b" ")
+
+        client = threading.Thread(target=trickle)
+        client.start()
+        try:
+            time.sleep(1.5)
+            started = time.monotonic()
+            srv.proc.send_signal(signal.SIGTERM)
+            assert srv.proc.wait(timeout=25) == 0
+            assert 9 < time.monotonic() - started < 15
+        finally:
+            stop.set()
+            client.join(timeout=10)
+        log = srv.output()
+    assert (
+        "ERROR uvicorn.error: Cancel 1 running task(s), timeout graceful shutdown exceeded" in log
+    )
+    assert "Traceback" not in log

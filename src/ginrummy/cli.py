@@ -804,7 +804,8 @@ def serve(
 ) -> None:
     """Start the game server on http://HOST:PORT, storing every game in --db.
 
-    Ctrl-C or SIGTERM stops it (status 0).
+    Ctrl-C or SIGTERM stops it (status 0): its WebSockets are closed at once, requests in
+    progress get 10 s.
     """
     import uvicorn
 
@@ -896,6 +897,9 @@ def serve(
             ws=protocol_class(),
             forwarded_allow_ips=forwarded_allow_ips,
             ws_ping_timeout=20,
+            # a stop waits this long for requests in progress, then cuts them: a client
+            # sending its body a byte at a time held the server up for as long as it liked
+            timeout_graceful_shutdown=STOP_SECONDS,
             # h11, not httptools (uvicorn's choice when it is installed): httptools takes a
             # request line and headers of any size (100 MB of headers cost 100 MB of memory
             # a connection); h11 refuses a head over 16 KiB
@@ -912,6 +916,11 @@ def serve(
         raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+STOP_SECONDS = 10
+"""How long ``serve``, told to stop, waits for the requests in progress (its WebSockets are
+closed at once)."""
 
 
 class _Terminated(Exception):

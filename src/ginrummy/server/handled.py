@@ -16,6 +16,7 @@ line each, never reaching the rate limits) cannot fill the log.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -72,6 +73,9 @@ class Repeats(logging.Filter):
         """(logger, message) -> (when it was last let through, how many left out since)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+            # a request cut at a stop (after "Cancel N running task(s), ..."): no traceback
+            return False
         key = (record.name, str(record.msg))
         now = time.monotonic()
         with self._lock:
