@@ -6,6 +6,7 @@ statuses are listed in :data:`EXIT_STATUSES` and in ``ginrummy --help``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import math
@@ -909,18 +910,51 @@ def serve(
             factory=workers > 1,
         )
     except _Terminated:
-        return
+        pass
     except SystemExit as exc:  # uvicorn's own "could not start" (status 3): ours is 1
         if exc.code not in (None, 0):
             raise GinRummyError("the server could not start (the reason is above)") from None
         raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_past_stuck_threads(THREAD_SECONDS)
 
 
 STOP_SECONDS = 10
 """How long ``serve``, told to stop, waits for the requests in progress (its WebSockets are
 closed at once)."""
+THREAD_SECONDS = 5
+"""How much longer a request cut at a stop may go on in its thread (waiting for the
+database) before the process ends without it."""
+
+
+def _end_past_stuck_threads(seconds: float) -> None:
+    """Once the server has stopped: the threads still at work (a request cut at the stop,
+    its thread still waiting for a database someone else holds) get ``seconds``; then the
+    process ends without them, as a kill would end it (every move is stored in one
+    transaction, so nothing is half-written). Python would wait for them for as long as
+    the database kept them."""
+    import logging
+    import threading
+    import time
+
+    deadline = time.monotonic() + seconds
+
+    def working() -> list[threading.Thread]:
+        main = threading.main_thread()
+        return [t for t in threading.enumerate() if t is not main and not t.daemon and t.is_alive()]
+
+    for thread in working():
+        thread.join(max(0.0, deadline - time.monotonic()))
+    stuck = working()
+    if stuck:
+        logging.getLogger("ginrummy.server").warning(
+            "stopped with %d request(s) still waiting for the database", len(stuck)
+        )
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(EXIT_OK)
 
 
 class _Terminated(Exception):
