@@ -606,3 +606,72 @@ def test_a_request_in_progress_holds_up_a_stop_for_at_most_15_s(tmp_path: Path) 
     left = "WARNING ginrummy.server: stopped with 1 request(s) still waiting for the database"
     assert left in log
     assert "Traceback" not in log
+
+
+def test_a_slow_request_head_or_body_is_cut_after_10_s_a_websocket_is_not(
+    tmp_path: Path,
+) -> None:
+    # before: nothing was timed before a request was read whole: a connection that sent
+    # nothing, a header every few seconds or its body a byte a second was held for ever
+    # (enough of them and the server has no file descriptor left to accept anyone)
+    def idle(result: dict[str, Any]) -> None:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as sock:
+            start = time.monotonic()
+            result["idle"] = (sock.recv(100), round(time.monotonic() - start))
+
+    def slow_head(result: dict[str, Any]) -> None:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as sock:
+            start = time.monotonic()
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            with contextlib.suppress(OSError):
+                for _ in range(30):
+                    sock.sendall(b"X-Slow: 1\r\n")
+                    time.sleep(1)
+            result["head"] = round(time.monotonic() - start)
+
+    def slow_body(result: dict[str, Any]) -> None:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as sock:
+            start = time.monotonic()
+            sock.sendall(
+                b"POST /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            sock.settimeout(1)
+            answer = b""
+            while time.monotonic() - start < 30:
+                with contextlib.suppress(TimeoutError):
+                    sock.sendall(b" ")
+                    chunk = sock.recv(4096)
+                    if not chunk:
+                        break
+                    answer += chunk
+            result["body"] = (answer, round(time.monotonic() - start))
+
+    with Server(str(tmp_path / "g.db")) as srv:
+        ticket = httpx.post(f"{srv.base}/api/games", json={"opponent": "ai"}, timeout=10).json()
+        result: dict[str, Any] = {}
+        clients = [
+            threading.Thread(target=work, args=(result,)) for work in (idle, slow_head, slow_body)
+        ]
+        with srv.ws(ticket["game_id"], ticket["token"]) as conn:
+            assert json.loads(conn.recv(timeout=10))["type"] == "hello"
+            for client in clients:
+                client.start()
+            for client in clients:
+                client.join(timeout=40)
+            # the WebSocket, quiet all this time, is still open
+            conn.send(json.dumps({"type": "ping"}))
+            for _ in range(5):
+                if json.loads(conn.recv(timeout=10))["type"] == "pong":
+                    break
+            else:
+                raise AssertionError("no pong")
+    assert result["idle"] == (b"", 10)
+    assert 10 <= result["head"] <= 12
+    answer, seconds = result["body"]
+    assert seconds == 10
+    assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    assert answer.endswith(
+        b'{"detail": {"code": "request/timeout", "message": '
+        b'"the request\'s body did not come within 10 s"}}'
+    )

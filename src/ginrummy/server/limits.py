@@ -17,6 +17,7 @@ table of people and are what ``ginrummy serve`` uses unless told otherwise.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -39,6 +40,9 @@ class Limits:
 
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body (every route's largest real body is under 1 KB)."""
+    body_seconds: float = 10.0
+    """How long a request's body may take to arrive whole (``request/timeout``, 408): one
+    sent a byte at a time would otherwise hold its connection for ever."""
     ws_max_message_bytes: int = 2048
     """Largest WebSocket message the server reads; larger ones get ``ws/too-large``."""
     ws_max_frame_bytes: int = 64 * 1024
@@ -299,7 +303,19 @@ class RequestLimits:
         if scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)
             return
-        body = await _read_body(receive, limit)
+        try:
+            async with asyncio.timeout(self.limits.body_seconds):
+                body = await _read_body(receive, limit)
+        except TimeoutError:
+            seconds = f"{self.limits.body_seconds:g}"
+            await send_error(
+                send,
+                408,
+                "request/timeout",
+                f"the request's body did not come within {seconds} s",
+                [(b"connection", b"close")],
+            )
+            return
         if body is None:
             await send_error(
                 send, 413, "request/too-large", f"request bodies are at most {limit} bytes"
