@@ -84,20 +84,25 @@ class _Warnings:
         log.warning("%s: %s%s", what, type(exc).__name__, more)
 
 
-def channel_for(service: GameService) -> str:
+def channel_for(service: GameService) -> str | None:
     """The channel of one game space: named after its database (:func:`space_name`), so
-    several deployments may share one Redis without hearing each other's news."""
+    several deployments may share one Redis without hearing each other's news; None while
+    the database cannot be reached to ask its name."""
     name = space_name(service.store.engine)
+    if name is None:
+        return None
     return "ginrummy:versions:" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
-def space_name(engine: Engine) -> str:
+def space_name(engine: Engine) -> str | None:
     """The database as the database itself names it, the same however its URL is spelled
     (``127.0.0.1`` or ``localhost``, the port given or not, another user): PostgreSQL's
     cluster identifier, database and schema; a SQLite file's real path. Processes that
     named the channel after the URL itself, spelled differently on each, never heard each
-    other's news. If PostgreSQL does not say (a role not allowed to ask), the URL (password
-    left out) names it, as before."""
+    other's news. If PostgreSQL refuses to say (a role not allowed to ask), the URL (password
+    left out) names it, as before. None while the database cannot be reached: a name taken
+    from the URL then would differ from the one the other processes took from the database,
+    so the caller asks again later (:meth:`RedisFanOut._listen`)."""
     url = engine.url
     if url.get_backend_name() == "sqlite":
         return "sqlite:" + os.path.realpath(url.database or "")
@@ -109,9 +114,16 @@ def space_name(engine: Engine) -> str:
                     "current_database(), current_schema()"
                 )
             ).one()
+    except (sa.exc.OperationalError, sa.exc.InterfaceError):
+        return None  # not reachable now (down, restarting, the network)
     except sa.exc.DBAPIError:
         return url.render_as_string(hide_password=True)
     return f"postgresql:{row[0]}:{row[1]}:{row[2]}"
+
+
+class _SpaceUnknown(Exception):
+    """The game space's channel is not known yet: the database was not reachable to ask
+    its name (the listener keeps asking). News meanwhile is lost, as with Redis away."""
 
 
 class RedisFanOut:
@@ -123,7 +135,7 @@ class RedisFanOut:
         self.hub = hub
         self.service = service
         self.url = url
-        self.channel = channel_for(service)
+        self._channel = channel_for(service)
         self.worker = secrets.token_hex(8)
         """This process's name on the channel (its own news is not delivered twice)."""
         # a blocking pool: at a burst (many connections coming and going at once) a command
@@ -150,6 +162,25 @@ class RedisFanOut:
         self._warnings = _Warnings()
         hub.on_local_presence = self._local_presence_changed
 
+    @property
+    def channel(self) -> str:
+        """The Redis channel of this game space (:func:`channel_for`); :class:`_SpaceUnknown`
+        until the database could be asked its name."""
+        if self._channel is None:
+            raise _SpaceUnknown("the database has not been reachable to name the channel")
+        return self._channel
+
+    async def _name_channel(self) -> None:
+        """Ask the database its name (in a thread: it may wait for a connection) until it
+        answers."""
+        while self._channel is None:
+            self._channel = await asyncio.to_thread(channel_for, self.service)
+            if self._channel is None:
+                self._warnings.warn(
+                    "cannot name the Redis channel yet", _SpaceUnknown("database not reachable")
+                )
+                await asyncio.sleep(RETRY_SECONDS)
+
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
         self._heartbeat = asyncio.create_task(self._beat())
@@ -165,8 +196,8 @@ class RedisFanOut:
     async def _share_presence(self, game_id: str, seats: list[bool]) -> None:
         """Record this process's seats of the game in Redis, tell the others, and read
         theirs."""
-        key = self._presence_key(game_id)
         try:
+            key = self._presence_key(game_id)
             if any(seats):
                 value = f"{int(seats[0])}{int(seats[1])}:{time.time():.0f}"
                 await self.redis.hset(key, self.worker, value)
@@ -221,6 +252,7 @@ class RedisFanOut:
 
     async def _listen(self) -> None:
         lost_since: float | None = None
+        await self._name_channel()
         while True:
             try:
                 # subscribe messages are kept: one comes after every (re)subscription,
