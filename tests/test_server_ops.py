@@ -681,3 +681,47 @@ def test_a_slow_request_head_or_body_is_cut_after_10_s_a_websocket_is_not(
         b'{"detail": {"code": "request/timeout", "message": '
         b'"the request\'s body did not come within 10 s"}}'
     )
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The worker processes of ``serve --workers N`` (multiprocessing's spawned children,
+    not its resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def test_a_worker_that_died_is_in_the_log(pg_database: str, redis_url: str) -> None:
+    # before: uvicorn replaced a worker that died (or that it killed for not answering)
+    # and said so only as news, which the server's log (warnings) left out: nothing
+    extra = ["--workers", "2", "--redis", redis_url]
+    with Server(pg_database, extra_args=extra) as srv:
+        assert srv.proc is not None
+        pids = worker_pids(srv.proc.pid)
+        assert len(pids) == 2
+        os.kill(pids[0], signal.SIGKILL)
+        for _ in range(100):
+            if len(worker_pids(srv.proc.pid)) == 2 and pids[0] not in worker_pids(srv.proc.pid):
+                break
+            time.sleep(0.1)
+        assert httpx.get(f"{srv.base}/api/health", timeout=10).status_code == 200
+        srv.stop()
+        log = srv.output()
+    lines = log.splitlines()
+    assert len(lines) == 2, log
+    assert lines[0].startswith("ginrummy server on ")
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING uvicorn\.error: "
+        rf"Child process \[{pids[0]}\] died \(or stopped answering\); another was started",
+        lines[1],
+    )

@@ -890,7 +890,7 @@ def serve(
             app,
             host=host,
             port=port,
-            log_level="warning",
+            log_level=None,  # the levels are UVICORN_LOGGING's
             log_config=UVICORN_LOGGING,
             access_log=False,
             ws_max_size=limits.ws_max_frame_bytes,

@@ -92,15 +92,34 @@ class Repeats(logging.Filter):
         return True
 
 
+class Warnings(logging.Filter):
+    """uvicorn's warnings and errors, and of its news one that matters: with ``--workers
+    N``, a worker that died or stopped answering (it is killed) and was replaced, which
+    uvicorn tells only as news ("Child process [PID] died") and the server's log, kept to
+    warnings, left out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        if str(record.msg).startswith("Child process [") and str(record.msg).endswith("] died"):
+            record.msg = f"{record.getMessage()} (or stopped answering); another was started"
+            record.args = ()
+            record.levelno = logging.WARNING
+            record.levelname = "WARNING"
+            return True
+        return False
+
+
 UVICORN_LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"repeats": {"()": Repeats}},
+    "filters": {"warnings": {"()": Warnings}, "repeats": {"()": Repeats}},
     "loggers": {
-        # no handler of their own: to the server's log (the root's), in its format
+        # no handler of their own: to the server's log (the root's), in its format; its
+        # news (INFO) reaches the filters, which keep only a worker's death of it
         "uvicorn": {"handlers": [], "level": "INFO", "propagate": True},
-        "uvicorn.error": {"level": "INFO", "filters": ["repeats"]},
+        "uvicorn.error": {"level": "INFO", "filters": ["warnings", "repeats"]},
         "uvicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
     },
 }
-"""``uvicorn.run(log_config=...)`` for ``serve``; see the module's notes."""
+"""``uvicorn.run(log_config=..., log_level=None)`` for ``serve``; see the module's notes."""
