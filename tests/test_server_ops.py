@@ -141,12 +141,13 @@ def test_the_address_the_server_prints_answers(tmp_path: Path) -> None:
     assert default_hosts("::1", ["example.org"]) == ["example.org", "[::1]"]
     assert default_hosts("0.0.0.0", ["example.org"]) == ["example.org"]
     assert default_hosts("10.1.2.3") == ["*"]
-    srv = Server(str(tmp_path / "g.db"), extra_args=["--host", "127.0.0.2"])
-    srv.base = f"http://127.0.0.2:{srv.port}"
-    with srv:
+    # live, on 127.0.0.1 (the tests' servers bind nowhere else): with --allowed-host
+    with Server(str(tmp_path / "g.db"), extra_args=["--allowed-host", "example.org"]) as srv:
         assert f"ginrummy server on {srv.base}," in srv.output()
         reply = httpx.get(f"{srv.base}/api/health", timeout=10)
         assert (reply.status_code, reply.json()) == (200, {"status": "ok"})
+        named = httpx.get(f"{srv.base}/api/health", headers={"Host": "example.org"}, timeout=10)
+        assert named.status_code == 200
         evil = httpx.get(f"{srv.base}/api/health", headers={"Host": "evil.example"}, timeout=10)
         assert evil.status_code == 400
 
