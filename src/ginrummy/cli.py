@@ -904,7 +904,8 @@ def serve(
             timeout_graceful_shutdown=STOP_SECONDS,
             # h11, not httptools (uvicorn's choice when it is installed): httptools takes a
             # request line and headers of any size (100 MB of headers cost 100 MB of memory
-            # a connection); h11 refuses a head over 16 KiB; ours, one slower than 10 s
+            # a connection); h11 holds at most 16 KiB of an incomplete head; ours also cuts
+            # one slower than 10 s
             http=TimedH11Protocol,
             h11_max_incomplete_event_size=16 * 1024,
             workers=workers if workers > 1 else None,
