@@ -479,12 +479,21 @@ def _write_moves_at_once(
     conn.exec_driver_sql(head + _insert_moves(conn.dialect.paramstyle, len(entries)), tuple(params))
 
 
+READ_ONLY_SQLSTATE = "25006"
+"""PostgreSQL's ``read_only_sql_transaction``: a write reached a server that takes none (a
+standby, or one in a failover before its promotion, or a database set read-only)."""
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a database error is worth a retry: a lost or refused connection, a server
-    shutting down, a lock timeout (not a constraint violation or a bad statement)."""
+    shutting down, a lock timeout, a server that takes no writes for now (a standby during a
+    failover) - not a constraint violation or a bad statement. When the retries run out the
+    client is told ``service/unavailable`` (503, try again), not that the server failed."""
     if isinstance(exc, sa.exc.IntegrityError):
         return False
     if isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    if getattr(getattr(exc, "orig", None), "sqlstate", None) == READ_ONLY_SQLSTATE:
         return True
     return isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError)
 
