@@ -5,6 +5,8 @@ read-only): a write is ``service/unavailable`` (503, try again), as a database a
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -60,3 +62,32 @@ def test_a_read_only_database_is_unavailable_for_writes_not_a_bug(
     # writable again: the same move is taken
     service.act(ticket.game_id, ticket.token, action)
     assert service.view(ticket.game_id, ticket.token)["version"] > view["version"]
+
+
+def test_ready_says_whether_a_move_could_be_stored(fresh_pg_database: str, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from ginrummy.server.app import create_app
+
+    def answers(url: str) -> list[tuple[int, Any]]:
+        store = open_store(url)
+        app = create_app(GameService(store, retry_delay=0.01), settle_on_start=False)
+        try:
+            with TestClient(app, base_url="http://127.0.0.1") as client:
+                return [
+                    (r.status_code, r.json())
+                    for r in (client.get("/api/ready"), client.get("/api/health"))
+                ]
+        finally:
+            store.engine.dispose()
+
+    ok = [(200, {"status": "ready"}), (200, {"status": "ok"})]
+    assert answers(str(tmp_path / "games.db")) == ok  # SQLite
+    assert answers(fresh_pg_database) == ok
+    set_read_only(fresh_pg_database, True)
+    try:
+        (status, body), health = answers(fresh_pg_database)
+    finally:
+        set_read_only(fresh_pg_database, False)
+    assert status == 503 and body["detail"]["code"] == "service/unavailable"
+    assert health == (200, {"status": "ok"})  # the process serves: only ready says no

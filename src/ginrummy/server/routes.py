@@ -101,7 +101,15 @@ def api_routes(service: GameService, fanout: FanOut) -> APIRouter:
 
     @router.get("/health")
     async def health() -> dict[str, str]:
+        """The process serves (the database is not asked: ``/api/ready`` asks it)."""
         return {"status": "ok"}
+
+    @router.get("/ready")
+    async def ready() -> dict[str, str]:
+        """Moves can be stored now: the database answers and takes writes (else 503
+        ``service/unavailable``). For a load balancer's readiness check."""
+        await call(service.check_ready)
+        return {"status": "ready"}
 
     @router.post("/players")
     async def new_player(body: NewPlayer) -> dict[str, Any]:

@@ -1103,6 +1103,12 @@ class GameService:
         )
         return player_id, token
 
+    def check_ready(self) -> None:
+        """Nothing when a move could be stored now (the database answers and takes writes),
+        else ``service/unavailable``: a load balancer's readiness check (``GET /api/ready``)."""
+        if not self._read(self.store.takes_writes):
+            raise _unavailable()
+
     def games_of(self, player_token: str) -> list[dict[str, Any]]:
         """The player's games, oldest first: open ones and finished ones, with the scores
         (``points``: hand points; ``grand_totals``: the final score with the bonuses, for a

@@ -358,6 +358,16 @@ class Store:
             ).all()
         return [r[0] for r in rows]
 
+    def takes_writes(self) -> bool:
+        """Whether the database answers on the writers' connections and takes writes now
+        (PostgreSQL: not a standby, not read-only); a fault of the connection raises."""
+        with self.engine.connect() as conn:
+            if conn.dialect.name != "postgresql":
+                conn.execute(sa.text("SELECT 1"))
+                return True
+            setting = conn.execute(sa.text("SELECT current_setting('transaction_read_only')"))
+            return bool(setting.scalar_one() == "off")
+
     def games_of(self, player_id: str) -> list[str]:
         """Ids of the games a player holds a seat in, oldest first."""
         with self.reader.connect() as conn:
