@@ -1,4 +1,4 @@
-"""Shared fixtures: the database URLs the server tests run against."""
+"""Shared fixtures: the database and Redis URLs the server tests run against."""
 
 import contextlib
 import os
@@ -13,6 +13,24 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 PG_URL = os.environ.get("GINRUMMY_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("GINRUMMY_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The local Redis (``GINRUMMY_REDIS_URL``): skipped when unreachable, unless CI requires
+    it (``GINRUMMY_REQUIRE_REDIS=1``)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
+            raise
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
+    return REDIS_URL
 
 
 @pytest.fixture(scope="session")

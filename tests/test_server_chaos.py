@@ -43,14 +43,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-import test_server_workers
 from ginrummy.engine.hand import HandState, deal
 from ginrummy.rules import Rules
 from ginrummy.server.bot import greedy_action
 from test_server_workers import UNLIMITED, game_between_people
 from web_support import Server, free_port
-
-redis_url = test_server_workers.redis_url
 
 WAIT = 20.0
 """Seconds any one thing the test waits for may take (the machine may be busy)."""

@@ -322,24 +322,6 @@ def test_a_database_a_newer_version_migrated_says_so(
 # --- several processes ------------------------------------------------------------------------
 
 
-REDIS_URL = os.environ.get("GINRUMMY_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> str:
-    import redis
-
-    try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-        client.ping()
-        client.close()
-    except Exception as exc:
-        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
-            raise
-        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
-    return REDIS_URL
-
-
 def other_spelling(url: str) -> str:
     """The same PostgreSQL database under another URL: localhost for 127.0.0.1, the default
     port written out or left out."""

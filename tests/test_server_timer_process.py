@@ -13,12 +13,7 @@ import httpx
 from websockets.sync.client import ClientConnection
 
 from ginrummy.server.bot import greedy_action
-from test_server_workers import (  # noqa: F401 (redis_url: a fixture)
-    UNLIMITED,
-    game_between_people,
-    hidden_cards,
-    redis_url,
-)
+from test_server_workers import UNLIMITED, game_between_people, hidden_cards
 from web_support import Server, live_server  # noqa: F401 (a fixture)
 
 SECONDS = 3
@@ -163,7 +158,7 @@ def test_a_deadline_passed_while_the_server_was_down(tmp_path: Path) -> None:
 
 def test_two_workers_play_each_timed_out_turn_once(
     pg_database: str,
-    redis_url: str,  # noqa: F811 (the fixture)
+    redis_url: str,
 ) -> None:
     args = ["--redis", redis_url, *UNLIMITED]
     with Server(pg_database, extra_args=args) as a, Server(pg_database, extra_args=args) as b:

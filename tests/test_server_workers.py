@@ -8,7 +8,6 @@ Runs against the local PostgreSQL and Redis (``GINRUMMY_REDIS_URL``, default
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -23,23 +22,7 @@ from websockets.sync.client import ClientConnection
 from ginrummy.server.bot import greedy_action
 from web_support import Server, free_port
 
-REDIS_URL = os.environ.get("GINRUMMY_REDIS_URL", "redis://127.0.0.1:6379/0")
 UNLIMITED = ["--max-rate", "1000", "--http-rate", "100000", "--create-rate", "100000"]
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> str:
-    import redis
-
-    try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-        client.ping()
-        client.close()
-    except Exception as exc:
-        if os.environ.get("GINRUMMY_REQUIRE_REDIS"):
-            raise
-        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
-    return REDIS_URL
 
 
 @pytest.fixture
