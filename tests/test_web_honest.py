@@ -33,28 +33,14 @@ from test_web_table import (
 from web_support import Server, artifact, polite
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 browser = web_support.browser
 page = web_support.page
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests (:func:`web_support.module_server`)."""
-    with web_support.module_server(tmp_path_factory) as srv:
-        yield srv
-
-
-@pytest.fixture
-def own_server(tmp_path: Any) -> Iterator[Server]:
-    """A server of the test's own, for a test that freezes it."""
-    with Server(str(tmp_path / "games.db")) as srv:
-        yield srv
+server = web_support.server
+live_server = web_support.live_server
 
 
 def my_turn(page: Page, server: Server, timeout: float = 20) -> dict[str, Any]:
@@ -125,10 +111,10 @@ def test_offline_shown_at_once_a_move_waits_and_is_played_once(page: Page, serve
     assert not [e for e in page.console_errors if "WebSocket" not in e]  # type: ignore[attr-defined]
 
 
-def test_a_silent_server_is_found_by_the_heartbeat(page: Page, own_server: Server) -> None:
+def test_a_silent_server_is_found_by_the_heartbeat(page: Page, live_server: Server) -> None:
     """No offline event here: the server stops answering (SIGSTOP), and the page's pings
     find it out within a few seconds; it comes back by itself when the server does."""
-    server = own_server
+    server = live_server
     start_ai_game(page, server)
     view = my_turn(page, server)
     assert server.proc is not None
@@ -466,15 +452,8 @@ def test_a_spectator_through_the_watch_link_sees_no_hidden_card(
     watcher_context.close()
 
 
-@pytest.fixture
-def api_server(server: Server) -> Server:
-    """A server whose test plays a whole game over HTTP: the module's, whose rate limits are
-    lifted."""
-    return server
-
-
 def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
-    browser: Browser, api_server: Server
+    browser: Browser, server: Server
 ) -> None:
     """A hand that has just ended is shown first to whoever opens the game after it, before
     any hand is drawn (the next deal waits for the dialog): the watch marks must not wait for
@@ -483,7 +462,6 @@ def test_who_arrives_while_a_hand_end_is_shown_sees_the_watch_marks_at_once(
     stays unbegun), plays it by the API, the page away in the lobby, until it ends, then opens
     the game again: the link to share is there behind the dialog. A spectator arriving by
     that link gets the dialog too, with the watch label and nothing to press."""
-    server = api_server
     ann_context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
     ann = ann_context.new_page()
     for _ in range(12):

@@ -14,22 +14,13 @@ import web_support
 from web_support import Server
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 browser = web_support.browser
 page = web_support.page
-live_server = web_support.live_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests (:func:`web_support.module_server`)."""
-    with web_support.module_server(tmp_path_factory) as srv:
-        yield srv
+server = web_support.server
 
 
 MISSING = "There is no game at this address: the link is wrong, or the game no longer exists."

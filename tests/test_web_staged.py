@@ -28,22 +28,13 @@ from test_web_table import (
 from web_support import Server, artifact, polite
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 browser = web_support.browser
 page = web_support.page
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests (:func:`web_support.module_server`); the tests play
-    the person's moves over HTTP too, and its rate limits are lifted."""
-    with web_support.module_server(tmp_path_factory) as srv:
-        yield srv
+server = web_support.server
 
 
 def new_game(page: Page, server: Server, speed: str = "normal", level: str = "easy") -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -25,26 +25,13 @@ pytestmark = pytest.mark.browser
 
 browser = web_support.browser
 page = web_support.page
+server = web_support.server
+live_server = web_support.live_server
 
 if False:  # pragma: no cover - names for type checkers only
     from playwright.sync_api import Browser, Page
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests (:func:`web_support.module_server`)."""
-    with web_support.module_server(tmp_path_factory) as srv:
-        yield srv
-
-
-@pytest.fixture
-def own_server(tmp_path: Any) -> Iterator[Server]:
-    """A server of the test's own, with the default limits: for a test that stops it or
-    leaves a turn timer running."""
-    with Server(str(tmp_path / "games.db")) as srv:
-        yield srv
 
 
 # --- driving the page ---------------------------------------------------------------------
@@ -496,8 +483,8 @@ def test_a_card_pointed_at_its_bottom_edge_stays_still(page: Page, server: Serve
     assert all(lift == -6 for _, lift in frames), frames  # the face does lift, and stays up
 
 
-def test_reload_mid_hand_and_server_restarts(page: Page, own_server: Server) -> None:
-    server = own_server
+def test_reload_mid_hand_and_server_restarts(page: Page, live_server: Server) -> None:
+    server = live_server
     start_ai_game(page, server)
     # mid-hand: if the AI ends a hand first, play on (closing its end) into the next one
     play(
@@ -612,9 +599,9 @@ def test_two_people_through_the_invite_link(browser: Browser, server: Server) ->
 
 
 def test_a_turn_timer_counts_down_plays_for_the_absent_and_is_claimed(
-    browser: Browser, own_server: Server
+    browser: Browser, live_server: Server
 ) -> None:
-    server = own_server
+    server = live_server
     ann, bob = (lobby_page(browser, server, name) for name in ("Ann", "Bob"))
     # the lobby's choice reaches the game (30 s; the test's own game below has 3 s)
     ann.select_option("#turn-seconds", "30")

@@ -29,14 +29,8 @@ pytestmark = pytest.mark.browser
 
 browser = web_support.browser
 page = web_support.page
+server = web_support.server
 live_server = web_support.live_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests (:func:`web_support.module_server`)."""
-    with web_support.module_server(tmp_path_factory) as srv:
-        yield srv
 
 
 @pytest.fixture

@@ -9,8 +9,9 @@
 * :data:`ARTIFACTS`: where screenshots go (``GINRUMMY_ARTIFACTS``, default ``artifacts/``).
 
 Fixtures: ``browser`` (one Chromium for the session), ``page`` (a fresh context and page per
-test; a screenshot goes to :data:`ARTIFACTS` when the test fails), ``live_server`` (a
-:class:`Server` on a fresh SQLite file) and ``static_server`` (the web client's static files).
+test; a screenshot goes to :data:`ARTIFACTS` when the test fails), ``server`` (a
+:class:`Server` shared by a module's tests), ``live_server`` (a :class:`Server` of the test's
+own, on a fresh SQLite file) and ``static_server`` (the web client's static files).
 A test module takes the ones it uses by name (``from web_support import browser`` would trip
 ruff's F401/F811 on every test that takes it as an argument)::
 
@@ -342,16 +343,18 @@ LIFTED_RATES = ("--http-rate", "10000", "--create-rate", "10000")
 """``serve`` options that lift the HTTP and game-creation rate limits (not the WebSocket's)."""
 
 
-@contextlib.contextmanager
-def module_server(factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server for the tests of one module (a module-scoped fixture uses it): a fresh SQLite
-    file, the rate limits lifted (:data:`LIFTED_RATES`). Starting a server takes over a
-    second, and the browser tests are most of CI's time; each test plays its own games with
-    its own players (a new browser context is a new player), so the tests do not meet on it,
-    and the rates of a whole module of tests from one address would otherwise add up. A test
-    that stops, kills or freezes its server, or leaves a turn timer running, takes a server
-    of its own (``live_server``, or its module's ``own_server``)."""
-    with Server(str(factory.mktemp("shared") / "games.db"), extra_args=LIFTED_RATES) as srv:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``ginrummy serve`` for the tests of a module: a fresh SQLite file, the rate limits
+    lifted (:data:`LIFTED_RATES`). Starting a server takes over a second, and the browser
+    tests are most of CI's time; each test plays its own games with its own players (a new
+    browser context is a new player), so the tests do not meet on it, and the rates of a
+    whole module of tests from one address would otherwise add up. A test that stops, kills
+    or freezes its server, or leaves a turn timer running, takes ``live_server`` (its own,
+    with the default limits)."""
+    with Server(
+        str(tmp_path_factory.mktemp("shared") / "games.db"), extra_args=LIFTED_RATES
+    ) as srv:
         yield srv
 
 

@@ -642,30 +642,22 @@ def _check_redis(url: str) -> str:
     return shown
 
 
-def _host_names(
-    _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
-) -> tuple[str, ...]:
-    """Each ``--allowed-host`` as the Host check compares it, or a usage error saying why
-    it could never match (a port, a URL, a misplaced ``*``, nothing at all)."""
-    from .server.security import host_pattern
+def _each_as(pattern: str) -> Any:
+    """A callback for a repeated option: each value as ``ginrummy.server.security``'s
+    ``pattern`` writes it (``host_pattern``: as the Host check compares it; ``origin_pattern``:
+    as a browser writes an Origin), or a usage error saying why it could never match."""
 
-    try:
-        return tuple(host_pattern(name) for name in value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+    def convert(
+        _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        from .server import security
 
+        try:
+            return tuple(getattr(security, pattern)(item) for item in value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
 
-def _origins(
-    _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
-) -> tuple[str, ...]:
-    """Each ``--allowed-origin`` as a browser writes an Origin, or a usage error saying why
-    it could never match one (no scheme, a path, ...)."""
-    from .server.security import origin_pattern
-
-    try:
-        return tuple(origin_pattern(origin) for origin in value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+    return convert
 
 
 def _check_port(host: str, port: int) -> None:
@@ -773,7 +765,7 @@ def _check_port(host: str, port: int) -> None:
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
-    callback=_host_names,
+    callback=_each_as("host_pattern"),
     metavar="NAME",
     help="A Host name the server answers to, without a port (example.org; *.example.org for "
     "its subdomains; repeat for several; default: the loopback names when listening on a "
@@ -783,7 +775,7 @@ def _check_port(host: str, port: int) -> None:
     "--allowed-origin",
     "allowed_origins",
     multiple=True,
-    callback=_origins,
+    callback=_each_as("origin_pattern"),
     metavar="ORIGIN",
     help="A web origin (https://example.org) besides the server's own whose pages may open "
     "its WebSockets (repeat for several).",

@@ -75,7 +75,7 @@ whole, or start again from the lobby.</p>
 </body>
 </html>
 """
-"""What a browser is shown for an address that leads nowhere (see :func:`_page_request`):
+"""What a browser is shown for an address that leads nowhere (see :func:`_page_address`):
 no script and no inline style, so the Content-Security-Policy lets it be; the table's own
 stylesheet dresses it."""
 
@@ -83,20 +83,11 @@ _NOT_PAGES = ("/api/", "/static/", "/ws/")
 """Paths whose answers are for programs (or files): a 404 there stays the JSON error."""
 
 
-def _page_request(request: Request) -> bool:
-    """Whether ``request`` is a browser asking for a page: a GET (or HEAD) that accepts HTML,
-    for an address outside the API, the static files and the WebSockets."""
-    return (
-        request.method in ("GET", "HEAD")
-        and "text/html" in request.headers.get("accept", "")
-        and _page_path(request)
-    )
-
-
-def _page_path(request: Request) -> bool:
-    """Whether a request's path may be a page's address (not the API, files or sockets)."""
+def _page_address(request: Request) -> bool:
+    """Whether ``request`` asks for what may be a page: a GET (or HEAD) for an address outside
+    the API, the static files and the WebSockets (a browser's, if it accepts HTML)."""
     path = request.url.path
-    return path != "/api" and not path.startswith(_NOT_PAGES)
+    return request.method in ("GET", "HEAD") and path != "/api" and not path.startswith(_NOT_PAGES)
 
 
 def create_app(
@@ -255,7 +246,8 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        if exc.status_code == 404 and _page_request(request):  # a person's mistyped address
+        page = exc.status_code == 404 and _page_address(request)
+        if page and "text/html" in request.headers.get("accept", ""):  # a mistyped address
             return HTMLResponse(
                 NOT_FOUND_PAGE,
                 status_code=404,
@@ -268,7 +260,7 @@ def _errors(app: FastAPI) -> None:
             )
             detail = {"code": code, "message": str(detail)[:200]}
         headers = dict(exc.headers or {})
-        if exc.status_code == 404 and request.method in ("GET", "HEAD") and _page_path(request):
+        if page:
             headers["Vary"] = "Accept"  # the same address answers a browser with HTML
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 

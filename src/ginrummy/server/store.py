@@ -626,7 +626,7 @@ def open_store(url: str) -> Store:
         return Store(engine, quick)
     engine = sa.create_engine(
         url,
-        hide_parameters=True,  # see below
+        hide_parameters=True,  # see above
         pool_size=10,
         max_overflow=10,
         connect_args={"connect_timeout": 10},  # a host that is down: an error, not a hang

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { cardText, withSuitSymbols } from "./cards.js";
 import { nextFromEnd } from "./dialogs.js";
 import { cancelQueued, send } from "./net.js";
-import { expected, ginReason, hintReason, knockReason, refuse, refuseNow } from "./refusals.js";
+import { HINT_OFFLINE, expected, ginReason, hintReason, knockReason, refuse, refuseNow } from "./refusals.js";
 import { applySettings } from "./settings.js";
 import * as sound from "./sound.js";
 import { $, S, setStatus, store, tapWord } from "./state.js";
@@ -86,7 +86,7 @@ function gin() {
 /** Why no hint came, in the page's words: the server's reason, or the lost connection. */
 function hintRefused(e) {
   if (e.status) return `No hint: ${e.message}`; // the server answered, and said why
-  if (navigator.onLine === false) return "No hint: you are offline, and a hint needs the connection.";
+  if (navigator.onLine === false) return HINT_OFFLINE;
   return "No hint: the server cannot be reached. Try again when the connection is back.";
 }
 

@@ -72,10 +72,11 @@ export function ginReason(L = legal()) {
  * connection goes): a hint is the server's, so none comes while the connection is lost. */
 export function hintReason() {
   if (!S.lost) return null;
-  return navigator.onLine === false
-    ? "No hint: you are offline, and a hint needs the connection."
-    : "No hint: the connection to the server is lost, and a hint needs it.";
+  return navigator.onLine === false ? HINT_OFFLINE : "No hint: the connection to the server is lost, and a hint needs it.";
 }
+
+/** What a hint asked offline gets (hand.js says it too, of a request the loss cut short). */
+export const HINT_OFFLINE = "No hint: you are offline, and a hint needs the connection.";
 
 /** Say no: a brief message where the eye is (#status), and the refusal sound. */
 export function refuse(text) {
